@@ -1,0 +1,56 @@
+# One command per verb. `make run` and `make test` work on a fresh machine.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint fmt types unit e2e bench test-long screenshots clean browser
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/python -m app --host $(HOST) --port $(PORT)
+
+# Debian's Chromium for the browser tests; Playwright drives it, never downloads one.
+browser:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+types: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+fmt: $(VENV)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+unit: $(VENV)/.installed-dev
+	$(BIN)/pytest -q -m "not slow"
+
+test: $(VENV)/.installed-dev browser lint types
+	$(BIN)/pytest -q -m "not slow"
+	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
+
+test-long: $(VENV)/.installed-dev
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q -m slow
+
+bench: $(VENV)/.installed
+	@for script in bench/*.py; do $(BIN)/python $$script; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data

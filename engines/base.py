@@ -1,0 +1,176 @@
+"""The contract every rule engine implements.
+
+An engine is a pure library: it knows the rules of one game and nothing of the
+server. States are immutable values; ``play`` returns a new one. All randomness
+comes from the game's seed through the PRNG whose state lives in the game state
+(see ``engines.prng``), so replaying the moves from the seed rebuilds the game
+bit for bit.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+S = TypeVar("S")
+
+JSON = dict[str, Any]
+
+
+class IllegalMove(ValueError):
+    """A move the engine refuses, with a sentence a person can read.
+
+    ``malformed`` tells a move that is not a move of this game at all (wrong
+    shape, unknown piece, off the board) from a well-formed move the rules
+    forbid right now. ``code`` is a stable, machine-readable reason.
+    """
+
+    def __init__(self, message: str, *, code: str = "illegal", malformed: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.malformed = malformed
+
+
+class BadOptions(ValueError):
+    """Options or a player count that the engine cannot start a game with."""
+
+    def __init__(self, message: str, *, code: str = "bad_options") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a room may set when it creates a game of this engine."""
+
+    name: str
+    kind: Literal["bool", "choice"]
+    default: bool | str
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+    def describe(self) -> JSON:
+        data: JSON = {"name": self.name, "kind": self.kind, "default": self.default}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        data["description"] = self.description
+        return data
+
+
+@dataclass(frozen=True)
+class Bot(Generic[S]):
+    """A named strategy: ``choose(state, seat, seed)`` returns a legal move of ``seat``.
+
+    Deterministic: the same state, seat and seed give the same move.
+    """
+
+    name: str
+    title: str
+    choose: Callable[[S, int, int], JSON] = field(repr=False)
+
+
+class Engine(ABC, Generic[S]):
+    """The rules of one game, behind the contract the server and tests rely on."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+
+    def normalize_options(self, players: int, options: Mapping[str, Any] | None) -> JSON:
+        """Fill defaults and check every option; raise ``BadOptions`` on nonsense."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise BadOptions("The number of players must be a whole number.", code="bad_players")
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}.",
+                code="bad_players",
+            )
+        given = dict(options or {})
+        known = {opt.name: opt for opt in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise BadOptions(
+                f"Unknown option {unknown[0]!r} for {self.title}; known options: "
+                f"{', '.join(sorted(known)) or 'none'}.",
+                code="unknown_option",
+            )
+        result: JSON = {}
+        for opt in self.options:
+            value = given.get(opt.name, opt.default)
+            if opt.kind == "bool" and not isinstance(value, bool):
+                raise BadOptions(f"Option {opt.name!r} must be true or false.")
+            if opt.kind == "choice" and value not in opt.choices:
+                raise BadOptions(
+                    f"Option {opt.name!r} must be one of {', '.join(opt.choices)}, not {value!r}."
+                )
+            result[opt.name] = value
+        return result
+
+    def player_counts(self, options: Mapping[str, Any] | None = None) -> list[int]:
+        """The player counts this engine accepts (with these options, where they matter)."""
+        return list(range(self.min_players, self.max_players + 1))
+
+    def describe(self) -> JSON:
+        """What ``GET /api/games`` shows of this engine."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [opt.describe() for opt in self.options],
+            "bots": [{"name": bot.name, "title": bot.title} for bot in self.bots().values()],
+        }
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> S:
+        """A fresh game. Raises ``BadOptions`` for a player count or options it can't take."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """Seats that may act now; ``[]`` once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> list[JSON]:
+        """Every legal move of ``seat``, JSON-ready; ``[]`` when it may not act."""
+
+    @abstractmethod
+    def play(self, state: S, seat: int, move: Mapping[str, Any]) -> S:
+        """The state after ``seat`` plays ``move``. Pure; raises ``IllegalMove``."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JSON:
+        """What ``seat`` may see; ``None`` is a spectator. JSON-ready, never the seed."""
+
+    @abstractmethod
+    def result(self, state: S) -> JSON | None:
+        """``{"scores": [...], "ranks": [...]}`` per seat once the game is over."""
+
+    @abstractmethod
+    def dump(self, state: S) -> JSON:
+        """A complete JSON-ready snapshot: ``load(dump(s)) == s``."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> S:
+        """The state a ``dump`` describes."""
+
+    @abstractmethod
+    def bots(self) -> Mapping[str, Bot[S]]:
+        """The bots this engine ships, by name; the first is the default."""
+
+    def log_line(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> JSON:
+        """A short public description of a move, for the room's log (never hidden facts)."""
+        return {"seat": seat}
+
+
+def shared_ranks(scores: Sequence[int | float]) -> list[int]:
+    """Rank 1 is best; equal scores share a rank (1, 1, 3 …)."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
