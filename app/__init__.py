@@ -1,0 +1,1 @@
+"""Spieltisch: the web service around the rule engines."""

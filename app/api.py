@@ -1,0 +1,182 @@
+"""REST routes: thin adapters from HTTP to the room use cases (paths fixed by DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
+
+from app.errors import ApiError
+from app.rooms import RoomRules
+from app.schemas import (
+    Chat,
+    ClaimedSeat,
+    ClaimSeat,
+    CreatedRoom,
+    CreateRoom,
+    ErrorBody,
+    SetBot,
+    StartGame,
+    SubmitMove,
+)
+from app.services import Services
+from app.views import public_event, room_info, seat_state
+from engines import ENGINES
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+Svc = Annotated[Services, Depends(services)]
+
+
+def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """``Authorization: Bearer <seat token>``; none means a spectator."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "Send the seat token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+Token = Annotated[str | None, Depends(bearer)]
+
+
+def _name(svc: Services, name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise ApiError(400, "bad_name", "A display name needs at least one visible character.")
+    if len(name) > svc.settings.name_max_chars:
+        raise ApiError(
+            400, "bad_name", f"Display names are at most {svc.settings.name_max_chars} characters."
+        )
+    return name
+
+
+def _client(request: Request, svc: Services) -> str:
+    if svc.settings.trust_proxy_headers:
+        forwarded = request.headers.get("x-forwarded-for")
+        if forwarded:
+            return forwarded.split(",")[0].strip()
+    return request.client.host if request.client else "unknown"
+
+
+async def _state(svc: Services, room_id: str, seat: int | None) -> dict[str, Any]:
+    state = await svc.rooms.load(room_id)
+    seats = await svc.rooms.seats(room_id)
+    online = await svc.presence.online(room_id, state.room.players)
+    return seat_state(state, seats, online, seat)
+
+
+@router.get("/games", summary="The games, their player counts and options")
+async def list_games() -> list[dict[str, Any]]:
+    return [
+        engine.describe() | {"player_counts": engine.player_counts()} for engine in ENGINES.values()
+    ]
+
+
+@router.post("/rooms", status_code=201, summary="Create a room", response_model=CreatedRoom)
+async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRoom:
+    if not svc.room_limit.allow(_client(request, svc)):
+        raise ApiError(
+            429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
+        )
+    state, token = await svc.rooms.create(
+        game=body.game,
+        players=body.players,
+        options=body.options,
+        name=_name(svc, body.name),
+        seat=body.seat,
+        bots=body.bots,
+        rules=RoomRules(
+            start_when_full=body.start_when_full,
+            anyone_can_start=body.anyone_can_start,
+            shuffle_seats=body.shuffle_seats,
+        ),
+    )
+    base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return CreatedRoom(
+        room=state.room.id,
+        seat=body.seat,
+        token=token,
+        url=f"{base}/r/{state.room.id}",
+        state=await _state(svc, state.room.id, body.seat),
+    )
+
+
+@router.get("/rooms/{room}", summary="Seats, status and seq of a room")
+async def get_room(room: str, svc: Svc) -> dict[str, Any]:
+    state = await svc.rooms.load(room)
+    seats = await svc.rooms.seats(room)
+    online = await svc.presence.online(room, state.room.players)
+    return room_info(state, seats, online)
+
+
+@router.post("/rooms/{room}/seats/{seat}", summary="Claim a free seat", response_model=ClaimedSeat)
+async def claim_seat(room: str, seat: int, body: ClaimSeat, svc: Svc, token: Token) -> ClaimedSeat:
+    _, new_token = await svc.rooms.claim(room, seat, _name(svc, body.name), token)
+    seat_now = await svc.rooms.seat_of(room, new_token)
+    assert seat_now is not None
+    return ClaimedSeat(seat=seat_now, token=new_token, state=await _state(svc, room, seat_now))
+
+
+@router.post("/rooms/{room}/seats/{seat}/bot", summary="Make a free seat a bot (or free it)")
+async def set_bot(room: str, seat: int, body: SetBot, svc: Svc, token: Token) -> dict[str, Any]:
+    await svc.rooms.set_bot(room, token, seat, body.bot)
+    return await get_room(room, svc)
+
+
+@router.post("/rooms/{room}/start", summary="Start the game, or a rematch")
+async def start(room: str, svc: Svc, token: Token, body: StartGame | None = None) -> dict[str, Any]:
+    await svc.rooms.start(room, token, body.shuffle if body else None)
+    return await _state(svc, room, await svc.rooms.seat_of(room, token))
+
+
+@router.get("/rooms/{room}/state", summary="The caller's view of the room")
+async def get_state(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+    await svc.rooms.load(room)
+    return await _state(svc, room, await svc.rooms.seat_of(room, token))
+
+
+@router.post("/rooms/{room}/moves", summary="Play a move")
+async def play_move(room: str, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
+    await svc.rooms.load(room)
+    seat = await svc.rooms.seat_of(room, token)
+    if seat is None:
+        raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
+    await svc.rooms.move_as(room, seat, body.seq, body.move)
+    return await _state(svc, room, seat)
+
+
+@router.post("/rooms/{room}/chat", summary="Say something to the room")
+async def chat(room: str, body: Chat, svc: Svc, token: Token) -> dict[str, Any]:
+    await svc.rooms.load(room)
+    state = await svc.rooms.chat(room, token, body.text, svc.settings.chat_max_chars)
+    return {"seq": state.seq}
+
+
+@router.get("/rooms/{room}/events", summary="The room's log, as the caller may see it")
+async def events(
+    room: str,
+    svc: Svc,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+) -> dict[str, Any]:
+    state = await svc.rooms.load(room)
+    rows = await svc.rooms.events(room, after, limit)
+    return {"seq": state.seq, "events": [public_event(e) for e in rows]}
+
+
+@router.websocket("/rooms/{room}/ws")
+async def websocket(ws: WebSocket, room: str) -> None:
+    svc: Services = ws.app.state.services
+    await svc.hub.serve(ws, room)

@@ -1,0 +1,36 @@
+"""One error shape everywhere: ``{"code": ..., "message": ...}`` plus optional facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """An error a client can act on: a stable ``code`` and a sentence for people."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def not_found(room_id: str) -> ApiError:
+    return ApiError(404, "room_not_found", "There is no room at this link. Check the address.")
+
+
+def bad_token() -> ApiError:
+    return ApiError(401, "bad_token", "This seat token is not valid for this room.")
+
+
+def stale(seq: int) -> ApiError:
+    return ApiError(
+        409,
+        "stale",
+        "The game moved on since you last looked; here is the current state.",
+        seq=seq,
+    )

@@ -1,0 +1,336 @@
+"""Live rooms over websockets: hello, then a fresh state after every event.
+
+Each process keeps its own sockets. When the doorbell rings for a room, one task
+per room catches up from the database (or the cache) and sends every socket the
+state for its own seat, with the public events it has not seen yet. Bells that
+arrive while a push is running fold into one more push, never a lost one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
+
+from app import store
+from app.config import Settings
+from app.errors import ApiError
+from app.presence import Presence
+from app.pubsub import Doorbell
+from app.rooms import Rooms, hash_token
+from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
+from app.views import seat_state
+
+log = logging.getLogger(__name__)
+
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+HELLO_TIMEOUT = 15.0
+HEARTBEAT_SECONDS = 20.0
+EVENTS_ON_HELLO = 300
+
+# close codes: 4xxx are ours, 1008/1009 the standard ones for policy and size
+CLOSE_PROTOCOL = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_NO_ROOM = 4404
+CLOSE_ABUSE = 1008
+CLOSE_TOO_BIG = 1009
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    room_id: str
+    seat: int | None
+    token_hash: str | None
+    last_seq: int
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+
+class Budget:
+    """A token bucket per socket: a burst of ``size`` messages, refilled over ``window``."""
+
+    def __init__(self, size: int, window: float) -> None:
+        self.size = size
+        self.rate = size / window
+        self.tokens = float(size)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.size, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Hub:
+    def __init__(
+        self, rooms: Rooms, presence: Presence, doorbell: Doorbell, settings: Settings
+    ) -> None:
+        self.rooms = rooms
+        self.presence = presence
+        self.doorbell = doorbell
+        self.settings = settings
+        self._conns: dict[str, set[Connection]] = {}
+        self._dirty: set[str] = set()
+        self._pushers: dict[str, asyncio.Task[None]] = {}
+        self._heartbeat: asyncio.Task[None] | None = None
+        doorbell.listen(self.on_bell)
+
+    async def start(self) -> None:
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def stop(self) -> None:
+        tasks = [t for t in [self._heartbeat, *self._pushers.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conns in list(self._conns.values()):
+            for conn in list(conns):
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=1012)  # service restart: clients come back
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            members = [
+                (c.room_id, c.seat, c.id)
+                for conns in self._conns.values()
+                for c in conns
+                if c.seat is not None
+            ]
+            with contextlib.suppress(Exception):
+                await self.presence.refresh(members)
+
+    # -- fan-out -----------------------------------------------------------------
+
+    async def on_bell(self, room_id: str, message: dict[str, Any]) -> None:
+        if room_id in self._conns:
+            self._mark(room_id)
+
+    def _mark(self, room_id: str) -> None:
+        self._dirty.add(room_id)
+        if room_id not in self._pushers:
+            self._pushers[room_id] = asyncio.create_task(self._push_loop(room_id))
+
+    async def _push_loop(self, room_id: str) -> None:
+        try:
+            while room_id in self._dirty:
+                self._dirty.discard(room_id)
+                try:
+                    await self._push_room(room_id)
+                except Exception:
+                    log.exception("push to room %s failed", room_id)
+        finally:
+            self._pushers.pop(room_id, None)
+
+    async def _push_room(self, room_id: str) -> None:
+        conns = list(self._conns.get(room_id, ()))
+        if not conns:
+            return
+        state = await self.rooms.load(room_id)
+        seats = await self.rooms.seats(room_id)
+        online = await self.presence.online(room_id, state.room.players)
+        low = min(c.last_seq for c in conns)
+        events = (
+            await self.rooms.events(room_id, low, limit=EVENTS_ON_HELLO) if low < state.seq else []
+        )
+        reseated = any(e.kind == "game_started" for e in events)
+        for conn in conns:
+            if reseated and conn.token_hash is not None:
+                conn.seat = await self._reseat(conn)
+            fresh = [e for e in events if e.seq > conn.last_seq]
+            if not fresh and conn.last_seq >= state.seq:
+                payload: dict[str, Any] = {
+                    "type": "presence",
+                    "seq": state.seq,
+                    "online": [
+                        online.get(s, False) or bool(seats[s].bot) for s in range(len(seats))
+                    ],
+                }
+            else:
+                payload = seat_state(state, seats, online, conn.seat, fresh)
+                conn.last_seq = state.seq
+            with contextlib.suppress(Exception):
+                await conn.send(payload)
+
+    async def _reseat(self, conn: Connection) -> int | None:
+        async with self.rooms.db.transaction() as session:
+            assert conn.token_hash is not None
+            return await store.seat_for_token(session, conn.room_id, conn.token_hash)
+
+    # -- one socket --------------------------------------------------------------
+
+    async def serve(self, ws: WebSocket, room_id: str) -> None:
+        await ws.accept()
+        try:
+            conn = await self._hello(ws, room_id)
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            return
+        if conn is None:
+            return
+        self._conns.setdefault(room_id, set()).add(conn)
+        if conn.seat is not None:
+            await self.presence.join(room_id, conn.seat, conn.id)
+            await self.doorbell.publish(room_id, {"presence": True})
+        try:
+            await self._loop(conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conns = self._conns.get(room_id)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self._conns[room_id]
+            if conn.seat is not None:
+                with contextlib.suppress(Exception):
+                    await self.presence.leave(room_id, conn.seat, conn.id)
+                    await self.doorbell.publish(room_id, {"presence": True})
+
+    async def _receive(self, ws: WebSocket) -> tuple[dict[str, Any] | None, str | None]:
+        """One message as a dict, or ``(None, error code)`` for one we can't read."""
+        text = await ws.receive_text()
+        if len(text.encode()) > self.settings.max_ws_message_bytes:
+            return None, "too_large"
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None, "bad_json"
+        if not isinstance(data, dict):
+            return None, "bad_message"
+        return data, None
+
+    async def _error(self, ws: WebSocket, code: str, message: str, **extra: Any) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(
+                json.dumps({"type": "error", "code": code, "message": message, **extra})
+            )
+
+    async def _hello(self, ws: WebSocket, room_id: str) -> Connection | None:
+        try:
+            data, problem = await asyncio.wait_for(self._receive(ws), HELLO_TIMEOUT)
+        except TimeoutError:
+            await self._error(ws, "hello_timeout", "Say hello first: no hello arrived in time.")
+            await ws.close(code=CLOSE_PROTOCOL)
+            return None
+        if data is None:
+            await self._error(
+                ws, problem or "bad_message", "The first message must be a JSON hello."
+            )
+            await ws.close(code=CLOSE_TOO_BIG if problem == "too_large" else CLOSE_PROTOCOL)
+            return None
+        try:
+            hello = Hello.model_validate(data)
+        except ValidationError:
+            await self._error(
+                ws,
+                "hello_first",
+                'The first message must be {"type": "hello", "token": ..., "since": ...}.',
+            )
+            await ws.close(code=CLOSE_PROTOCOL)
+            return None
+        try:
+            state = await self.rooms.load(room_id)
+            seat = await self.rooms.seat_of(room_id, hello.token)
+        except ApiError as exc:
+            await self._error(ws, exc.code, exc.message)
+            await ws.close(code=CLOSE_NO_ROOM if exc.status == 404 else CLOSE_BAD_TOKEN)
+            return None
+        since = hello.since if hello.since is not None and hello.since <= state.seq else None
+        after = since if since is not None else max(0, state.seq - EVENTS_ON_HELLO)
+        events = await self.rooms.events(room_id, after, limit=EVENTS_ON_HELLO)
+        conn = Connection(
+            ws=ws,
+            room_id=room_id,
+            seat=seat,
+            token_hash=hash_token(hello.token) if hello.token else None,
+            last_seq=state.seq,
+        )
+        # the hello answer is built from exactly the state the events lead up to
+        state = await self.rooms.load(room_id)
+        events = [e for e in events if e.seq <= state.seq]
+        seats = await self.rooms.seats(room_id)
+        online = await self.presence.online(room_id, state.room.players)
+        if seat is not None:
+            online[seat] = True
+        conn.last_seq = state.seq
+        await conn.send(seat_state(state, seats, online, seat, events))
+        return conn
+
+    async def _loop(self, conn: Connection) -> None:
+        budget = Budget(self.settings.ws_budget_messages, self.settings.ws_budget_seconds)
+        strikes = 0
+        while True:
+            data, problem = await self._receive(conn.ws)
+            if not budget.take():
+                strikes += 1
+                await self._error(conn.ws, "rate_limited", "Too many messages; slow down.")
+                if strikes >= self.settings.ws_budget_strikes:
+                    await conn.ws.close(code=CLOSE_ABUSE)
+                    return
+                continue
+            if data is None:
+                if problem == "too_large":
+                    await self._error(conn.ws, "too_large", "That message is too large.")
+                    await conn.ws.close(code=CLOSE_TOO_BIG)
+                    return
+                await self._error(
+                    conn.ws, problem or "bad_message", "That message is not a JSON object."
+                )
+                continue
+            try:
+                message = CLIENT_MESSAGE.validate_python(data)
+            except ValidationError as exc:
+                await self._error(
+                    conn.ws,
+                    "bad_message",
+                    f"Unknown or malformed message: {exc.errors()[0]['msg']}.",
+                    id=data.get("id") if isinstance(data.get("id"), (str, int)) else None,
+                )
+                continue
+            await self._handle(conn, message)
+
+    async def _handle(self, conn: Connection, message: Any) -> None:
+        if isinstance(message, Ping):
+            await conn.send({"type": "pong", "id": message.id})
+            return
+        if isinstance(message, Hello):
+            await self._error(conn.ws, "already_hello", "This socket has said hello already.")
+            return
+        try:
+            if isinstance(message, WsMove):
+                if conn.seat is None:
+                    raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
+                state = await self.rooms.move_as(conn.room_id, conn.seat, message.seq, message.move)
+            elif isinstance(message, WsChat):
+                if conn.seat is None:
+                    raise ApiError(401, "no_token", "Only seated players can chat.")
+                state = await self.rooms.chat_as(
+                    conn.room_id, conn.seat, message.text, self.settings.chat_max_chars
+                )
+            else:  # pragma: no cover - the union is closed
+                return
+        except ApiError as exc:
+            await conn.send({"type": "error", "id": message.id, **exc.body()})
+            if exc.code == "stale":
+                self._mark(conn.room_id)
+            return
+        await conn.send({"type": "ack", "id": message.id, "seq": state.seq})

@@ -1,0 +1,108 @@
+"""Limits at the edge: request body size and room creation per client address."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+def _too_large(limit: int) -> bytes:
+    return json.dumps(
+        {"code": "too_large", "message": f"Request bodies are at most {limit} bytes."}
+    ).encode()
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over ``limit`` bytes with 413, by header or while streaming."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(send)
+            return
+        seen = 0
+        refused = False
+
+        async def limited() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    raise _BodyTooLarge
+            return message
+
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send)
+        except Exception:
+            if refused and not started:
+                await self._refuse(send)
+            else:
+                raise
+
+    async def _refuse(self, send: Send) -> None:
+        body = _too_large(self.limit)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class RateLimit:
+    """At most ``count`` events per ``window`` seconds per key (a sliding window)."""
+
+    def __init__(self, count: int, window: float = 60.0) -> None:
+        self.count = count
+        self.window = window
+        self._hits: dict[Any, deque[float]] = {}
+
+    def allow(self, key: Any) -> bool:
+        now = time.monotonic()
+        hits = self._hits.setdefault(key, deque())
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        if len(hits) >= self.count:
+            return False
+        hits.append(now)
+        if len(self._hits) > 10_000:
+            self._forget(now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window]:
+            del self._hits[key]

@@ -1,0 +1,100 @@
+"""The FastAPI app: routes, error shape, limits, static pages, start-up and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import router
+from app.config import Settings, get_settings
+from app.errors import ApiError
+from app.migrate import upgrade
+from app.services import Services
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.auto_migrate:
+            await asyncio.to_thread(upgrade, settings.effective_database_url)
+        services = Services.build(settings)
+        app.state.services = services
+        await services.start()
+        try:
+            yield
+        finally:
+            await services.stop()
+
+    app = FastAPI(
+        title="Spieltisch",
+        summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.include_router(router)
+    _errors(app)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> dict[str, Any]:
+        services: Services = request.app.state.services
+        async with services.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return {"status": "ok"}
+
+    if STATIC.is_dir():
+        _static(app)
+
+    from app.limits import BodyLimit
+
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+        return JSONResponse(
+            {"code": "malformed", "message": f"The request is malformed ({message})."},
+            status_code=400,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return JSONResponse(
+            {"code": codes.get(exc.status_code, "http_error"), "message": str(exc.detail)},
+            status_code=exc.status_code,
+        )
+
+
+def _static(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/r/{room}", include_in_schema=False)
+    async def room_page(room: str) -> FileResponse:
+        return FileResponse(STATIC / "room.html")

@@ -1,0 +1,440 @@
+"""The use cases: create a room, claim a seat, start, move, chat.
+
+Each one loads the room's state (cache, else snapshot plus later events), lets
+the engine decide, appends to the log at the expected ``seq`` and only then
+rings the doorbell. A lost race is retried against the new state or refused as
+stale; it is never half-written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from app import store
+from app.errors import ApiError, bad_token, not_found, stale
+from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
+from app.store import Conflict, RoomRecord, SeatRecord, Store
+from engines import ENGINES, get_engine
+from engines.base import BadOptions, IllegalMove
+
+RETRIES = 8
+
+Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class RoomRules:
+    """How a room runs, chosen when it is created."""
+
+    start_when_full: bool = False
+    anyone_can_start: bool = False
+    shuffle_seats: bool = False
+
+
+class StateCache:
+    """Recently used room states; only a cache: the log is the truth."""
+
+    def __init__(self, size: int = 2000) -> None:
+        self._size = size
+        self._items: OrderedDict[str, RoomState] = OrderedDict()
+
+    def get(self, room_id: str) -> RoomState | None:
+        state = self._items.get(room_id)
+        if state is not None:
+            self._items.move_to_end(room_id)
+        return state
+
+    def put(self, state: RoomState) -> None:
+        current = self._items.get(state.room.id)
+        if current is not None and current.seq > state.seq:
+            return
+        self._items[state.room.id] = state
+        self._items.move_to_end(state.room.id)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+class Rooms:
+    """The room use cases over one store; ``publish`` rings the doorbell after commit."""
+
+    def __init__(self, db: Store, publish: Publish, snapshot_every: int = 25) -> None:
+        self.db = db
+        self.cache = StateCache()
+        self._publish = publish
+        self.snapshot_every = snapshot_every
+        self.after_commit: list[Callable[[RoomState], None]] = []
+
+    # -- loading ---------------------------------------------------------------
+
+    async def load(self, room_id: str) -> RoomState:
+        """The room's current state: cached, else the newest snapshot plus later events."""
+        async with self.db.transaction() as session:
+            head = await store.head_seq(session, room_id)
+            cached = self.cache.get(room_id)
+            if cached is not None and cached.seq == head:
+                return cached
+            if cached is not None and cached.seq < head:
+                state = fold(cached, await store.events_after(session, room_id, cached.seq))
+            else:
+                room = await store.get_room(session, room_id)
+                if room is None:
+                    raise not_found(room_id)
+                snapshot = await store.latest_snapshot(session, room_id)
+                if snapshot is not None:
+                    state = from_snapshot(room, snapshot.seq, snapshot.state)
+                else:
+                    state = RoomState(room=room)
+                state = fold(state, await store.events_after(session, room_id, state.seq))
+        self.cache.put(state)
+        return state
+
+    async def seats(self, room_id: str) -> list[SeatRecord]:
+        async with self.db.transaction() as session:
+            return await store.get_seats(session, room_id)
+
+    async def seat_of(self, room_id: str, token: str | None) -> int | None:
+        """The seat a token sits in; ``None`` for no token; ``bad_token`` for a wrong one."""
+        if token is None:
+            return None
+        async with self.db.transaction() as session:
+            seat = await store.seat_for_token(session, room_id, hash_token(token))
+        if seat is None:
+            raise bad_token()
+        return seat
+
+    async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
+        async with self.db.transaction() as session:
+            return await store.events_after(session, room_id, after, limit)
+
+    # -- writing ---------------------------------------------------------------
+
+    async def _append(
+        self,
+        state: RoomState,
+        events: list[tuple[str, dict[str, Any], dict[str, Any]]],
+        extra: Callable[[Any], Awaitable[None]] | None = None,
+        status: str | None = None,
+    ) -> RoomState:
+        """Append ``events`` right after ``state.seq`` in one transaction, or ``Conflict``."""
+        records = [
+            store.EventRecord(seq=state.seq + 1 + i, kind=k, data=d, public=p, created_at=None)
+            for i, (k, d, p) in enumerate(events)
+        ]
+        new_state = fold(state, records)
+        async with self.db.transaction() as session:
+            if extra is not None:
+                await extra(session)
+            await store.append_events(session, state.room.id, state.seq + 1, events)
+            if status is not None and status != state.status:
+                await store.set_status(session, state.room.id, status)
+            if new_state.game is not None and new_state.moves_since_snapshot >= self.snapshot_every:
+                new_state = replace(new_state, moves_since_snapshot=0)
+                await store.save_snapshot(
+                    session, state.room.id, new_state.seq, new_state.game_no, to_snapshot(new_state)
+                )
+        self.cache.put(new_state)
+        await self._publish(state.room.id, {"seq": new_state.seq})
+        for hook in self.after_commit:
+            hook(new_state)
+        return new_state
+
+    async def create(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        name: str,
+        seat: int,
+        bots: Mapping[int, str],
+        rules: RoomRules,
+    ) -> tuple[RoomState, str]:
+        """A new room with the creator in ``seat``; returns its state and the creator's token."""
+        if game not in ENGINES:
+            raise ApiError(
+                400,
+                "unknown_game",
+                f"There is no game called {game!r}. Known games: {', '.join(sorted(ENGINES))}.",
+            )
+        engine = get_engine(game)
+        try:
+            normalized = engine.normalize_options(players, options)
+            if players not in engine.player_counts(normalized):
+                raise BadOptions(
+                    f"With these options {engine.title} is played by "
+                    f"{', '.join(map(str, engine.player_counts(normalized)))} players."
+                )
+        except BadOptions as exc:
+            raise ApiError(400, exc.code, exc.message) from exc
+        if not 0 <= seat < players:
+            raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
+        known_bots = engine.bots()
+        for bot_seat, bot in bots.items():
+            if not 0 <= bot_seat < players:
+                raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
+            if bot_seat == seat:
+                raise ApiError(400, "bad_seat", "Your own seat cannot be a bot.")
+            if bot not in known_bots:
+                raise ApiError(
+                    400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(known_bots)}."
+                )
+        room = RoomRecord(
+            id=new_room_id(),
+            game=game,
+            players=players,
+            options=normalized,
+            rules={
+                "start_when_full": rules.start_when_full,
+                "anyone_can_start": rules.anyone_can_start,
+                "shuffle_seats": rules.shuffle_seats,
+            },
+            creator_seat=seat,
+            status="lobby",
+            created_at=None,
+        )
+        token = new_token()
+        state = RoomState(room=room)
+
+        async def setup(session: Any) -> None:
+            await store.create_room(session, room)
+            await store.claim_seat(session, room.id, seat, name, hash_token(token))
+            for bot_seat, bot in bots.items():
+                await store.set_bot(session, room.id, bot_seat, bot)
+
+        public = {
+            "game": game,
+            "players": players,
+            "options": normalized,
+            "creator_seat": seat,
+            "name": name,
+            "bots": {str(k): v for k, v in bots.items()},
+        }
+        state = await self._append(state, [("room_created", dict(public), public)], extra=setup)
+        return state, token
+
+    async def claim(
+        self, room_id: str, seat: int, name: str, token: str | None
+    ) -> tuple[RoomState, str]:
+        """Sit down in a free seat; returns the new state and the seat token."""
+        state = await self.load(room_id)
+        if not 0 <= seat < state.room.players:
+            raise ApiError(
+                404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
+            )
+        if token is not None:
+            async with self.db.transaction() as session:
+                mine = await store.seat_for_token(session, room_id, hash_token(token))
+            if mine is not None:
+                raise ApiError(
+                    409, "already_seated", f"You already sit in seat {mine + 1}.", seat=mine
+                )
+        if state.status == "playing":
+            raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+        new = new_token()
+        for _ in range(RETRIES):
+            taken = False
+
+            async def sit(session: Any) -> None:
+                nonlocal taken
+                if not await store.claim_seat(session, room_id, seat, name, hash_token(new)):
+                    taken = True
+                    raise Conflict("seat taken")
+
+            try:
+                public = {"seat": seat, "name": name}
+                state = await self._append(state, [("seat_claimed", public, public)], extra=sit)
+            except Conflict:
+                if taken:
+                    raise ApiError(
+                        409, "seat_taken", "Someone else sits in this seat already."
+                    ) from None
+                state = await self.load(room_id)
+                continue
+            if state.room.rules.get("start_when_full") and await self._all_seated(room_id):
+                # someone else may have started it a moment earlier: that is fine
+                with contextlib.suppress(ApiError):
+                    state = await self._start(
+                        state, shuffle=bool(state.room.rules.get("shuffle_seats"))
+                    )
+            return state, new
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    async def _all_seated(self, room_id: str) -> bool:
+        return all(s.claimed or s.bot for s in await self.seats(room_id))
+
+    async def set_bot(
+        self, room_id: str, token: str | None, seat: int, bot: str | None
+    ) -> RoomState:
+        """The creator makes a free seat a bot (or frees a bot seat) before a game starts."""
+        state = await self.load(room_id)
+        actor = await self.seat_of(room_id, token)
+        if actor != state.room.creator_seat:
+            raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
+        if state.status == "playing":
+            raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+        if not 0 <= seat < state.room.players:
+            raise ApiError(
+                404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
+            )
+        if bot is not None and bot not in state.engine.bots():
+            raise ApiError(
+                400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}."
+            )
+        for _ in range(RETRIES):
+            occupied = False
+
+            async def change(session: Any) -> None:
+                nonlocal occupied
+                if not await store.set_bot(session, room_id, seat, bot):
+                    occupied = True
+                    raise Conflict("seat occupied")
+
+            try:
+                public = {"seat": seat, "bot": bot}
+                return await self._append(state, [("seat_bot", public, public)], extra=change)
+            except Conflict:
+                if occupied:
+                    raise ApiError(409, "seat_taken", "A person sits in this seat.") from None
+                state = await self.load(room_id)
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    async def start(self, room_id: str, token: str | None, shuffle: bool | None) -> RoomState:
+        """Start the first game, or a rematch once a game is over, with the same seats."""
+        state = await self.load(room_id)
+        actor = await self.seat_of(room_id, token)
+        if actor is None:
+            raise ApiError(401, "no_token", "Sit down first: only players can start the game.")
+        if actor != state.room.creator_seat and not state.room.rules.get("anyone_can_start"):
+            raise ApiError(403, "not_creator", "Only the room's creator can start the game.")
+        if shuffle is None:
+            shuffle = bool(state.room.rules.get("shuffle_seats"))
+        return await self._start(state, shuffle)
+
+    async def _start(self, state: RoomState, shuffle: bool) -> RoomState:
+        room_id = state.room.id
+        for _ in range(RETRIES):
+            if state.status == "playing":
+                raise ApiError(409, "game_running", "The game is already running.")
+            seats = await self.seats(room_id)
+            empty = [s.seat for s in seats if not (s.claimed or s.bot)]
+            if empty:
+                raise ApiError(
+                    409,
+                    "seats_free",
+                    f"Every seat needs a player or a bot first; free: "
+                    f"{', '.join(str(s + 1) for s in empty)}.",
+                )
+            order = list(range(state.room.players))
+            if shuffle:
+                secrets.SystemRandom().shuffle(order)
+            engine = state.engine
+            seed = secrets.randbits(63)
+            data = {
+                "engine": engine.name,
+                "version": engine.version,
+                "players": state.room.players,
+                "options": state.room.options,
+                "seed": seed,
+                "game_no": state.game_no + 1,
+                "order": order,
+            }
+            public = {k: v for k, v in data.items() if k != "seed"}
+
+            async def reseat(session: Any, order: list[int] = order) -> None:
+                if order != sorted(order):
+                    await store.permute_seats(session, room_id, order)
+
+            try:
+                return await self._append(
+                    state, [("game_started", data, public)], extra=reseat, status="playing"
+                )
+            except Conflict:
+                state = await self.load(room_id)
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    async def move(
+        self, room_id: str, token: str | None, seq: int, move: Mapping[str, Any]
+    ) -> RoomState:
+        """A seat's move, based on what it saw at ``seq``."""
+        seat = await self.seat_of(room_id, token)
+        if seat is None:
+            raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
+        return await self.move_as(room_id, seat, seq, move)
+
+    async def move_as(
+        self, room_id: str, seat: int, seq: int, move: Mapping[str, Any]
+    ) -> RoomState:
+        state = await self.load(room_id)
+        for _ in range(RETRIES):
+            if seq > state.seq:
+                raise ApiError(400, "bad_seq", f"seq {seq} is ahead of the room (at {state.seq}).")
+            if seq < state.game_seq:
+                raise stale(state.seq)
+            if state.status != "playing":
+                raise ApiError(409, "not_playing", "No game is running in this room.")
+            engine = state.engine
+            try:
+                after = engine.play(state.game, seat, move)
+            except IllegalMove as exc:
+                if exc.malformed:
+                    raise ApiError(400, "malformed_move", exc.message, reason=exc.code) from exc
+                raise ApiError(422, "illegal_move", exc.message, reason=exc.code) from exc
+            line = engine.log_line(state.game, seat, move, after)
+            events: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+                ("move", {"seat": seat, "move": dict(move)}, {"seat": seat, "log": line})
+            ]
+            result = engine.result(after)
+            status = None
+            if result is not None:
+                events.append(("game_over", {"result": result}, {"result": result}))
+                status = "finished"
+            try:
+                return await self._append(state, events, status=status)
+            except Conflict:
+                state = await self.load(room_id)
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    async def chat(self, room_id: str, token: str | None, text: str, max_chars: int) -> RoomState:
+        """A short message from a seated player to everyone in the room."""
+        seat = await self.seat_of(room_id, token)
+        if seat is None:
+            raise ApiError(401, "no_token", "Only seated players can chat.")
+        return await self.chat_as(room_id, seat, text, max_chars)
+
+    async def chat_as(self, room_id: str, seat: int, text: str, max_chars: int) -> RoomState:
+        text = text.strip()
+        if not text:
+            raise ApiError(400, "empty_chat", "A chat message needs some text.")
+        if len(text) > max_chars:
+            raise ApiError(
+                413, "chat_too_long", f"Chat messages are at most {max_chars} characters."
+            )
+        state = await self.load(room_id)
+        seats = await self.seats(room_id)
+        public = {"seat": seat, "name": seats[seat].name, "text": text}
+        for _ in range(RETRIES):
+            try:
+                return await self._append(state, [("chat", public, public)])
+            except Conflict:
+                state = await self.load(room_id)
+        raise ApiError(409, "busy", "The room is very busy; please try again.")

@@ -1,0 +1,101 @@
+"""A room's state as the fold of its events: which game, which engine state, which seq.
+
+Folding is incremental: a cached ``RoomState`` plus the events after its ``seq``
+gives the current one, so a move never replays a whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from app.store import EventRecord, RoomRecord
+from engines import get_engine
+from engines.base import Engine
+
+# events that change the game; only these make a move stale
+GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
+
+
+@dataclass(frozen=True)
+class RoomState:
+    """Everything the server folds out of a room's log, up to ``seq``."""
+
+    room: RoomRecord
+    seq: int = 0
+    game_seq: int = 0
+    game_no: int = 0
+    status: str = "lobby"
+    seed: int | None = None
+    game: Any = None
+    moves_since_snapshot: int = 0
+
+    @property
+    def engine(self) -> Engine[Any]:
+        return get_engine(self.room.game)
+
+
+def fold(state: RoomState, events: Iterable[EventRecord]) -> RoomState:
+    """Apply ``events`` (consecutive, after ``state.seq``) to ``state``."""
+    for event in events:
+        if event.seq != state.seq + 1:
+            raise RuntimeError(
+                f"room {state.room.id}: event {event.seq} does not follow {state.seq}"
+            )
+        state = apply(state, event)
+    return state
+
+
+def apply(state: RoomState, event: EventRecord) -> RoomState:
+    data = event.data
+    if event.kind == "game_started":
+        engine = get_engine(data["engine"])
+        game = engine.new_game(data["players"], data["seed"], data["options"])
+        return replace(
+            state,
+            seq=event.seq,
+            game_seq=event.seq,
+            game_no=data["game_no"],
+            status="playing",
+            seed=data["seed"],
+            game=game,
+            moves_since_snapshot=0,
+        )
+    if event.kind == "move":
+        game = state.engine.play(state.game, data["seat"], data["move"])
+        return replace(
+            state,
+            seq=event.seq,
+            game_seq=event.seq,
+            game=game,
+            moves_since_snapshot=state.moves_since_snapshot + 1,
+        )
+    if event.kind == "game_over":
+        return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
+    return replace(state, seq=event.seq)
+
+
+def to_snapshot(state: RoomState) -> dict[str, Any]:
+    """What a snapshot row keeps: enough to resume without the events before it."""
+    return {
+        "game_seq": state.game_seq,
+        "game_no": state.game_no,
+        "status": state.status,
+        "seed": state.seed,
+        "game": state.engine.dump(state.game) if state.game is not None else None,
+    }
+
+
+def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState:
+    engine = get_engine(room.game)
+    game = engine.load(data["game"]) if data["game"] is not None else None
+    return RoomState(
+        room=room,
+        seq=seq,
+        game_seq=data["game_seq"],
+        game_no=data["game_no"],
+        status=data["status"],
+        seed=data["seed"],
+        game=game,
+    )

@@ -1,0 +1,101 @@
+"""The typed edge: request bodies and websocket messages, one pydantic model each."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateRoom(Strict):
+    game: str = Field(description="Engine name, as listed by GET /api/games.", examples=["blokus"])
+    players: int = Field(ge=1, le=16, examples=[4])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"free_corners": False}])
+    name: str = Field(min_length=1, description="The creator's display name.", examples=["Anna"])
+    seat: int = Field(0, ge=0, description="The creator's seat.")
+    bots: dict[int, str] = Field(
+        default_factory=dict,
+        description="Seats played by bots: seat -> bot name.",
+        examples=[{"2": "strong", "3": "random"}],
+    )
+    start_when_full: bool = Field(False, description="Start by itself when the last seat fills.")
+    anyone_can_start: bool = Field(
+        False, description="Any seated player may start, not only the creator."
+    )
+    shuffle_seats: bool = Field(False, description="Shuffle who sits where when a game starts.")
+
+
+class ClaimSeat(Strict):
+    name: str = Field(min_length=1, examples=["Ben"])
+
+
+class SetBot(Strict):
+    bot: str | None = Field(
+        description="Bot name, or null to free the seat again.", examples=["strong"]
+    )
+
+
+class StartGame(Strict):
+    shuffle: bool | None = Field(None, description="Shuffle seats; null: the room's setting.")
+
+
+class SubmitMove(Strict):
+    seq: int = Field(ge=0, description="The last seq the sender saw.")
+    move: dict[str, Any] = Field(examples=[{"piece": "I1", "cells": [[0, 0]]}])
+
+
+class Chat(Strict):
+    text: str = Field(min_length=1, examples=["Good game!"])
+
+
+class CreatedRoom(BaseModel):
+    room: str
+    seat: int
+    token: str
+    url: str
+    state: dict[str, Any]
+
+
+class ClaimedSeat(BaseModel):
+    seat: int
+    token: str
+    state: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(examples=["stale"])
+    message: str = Field(examples=["The game moved on since you last looked."])
+
+
+# -- websocket, client to server -------------------------------------------------
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: str | None = None
+    since: int | None = Field(None, ge=0)
+
+
+class WsMove(Strict):
+    type: Literal["move"]
+    seq: int = Field(ge=0)
+    move: dict[str, Any]
+    id: str | int | None = None
+
+
+class WsChat(Strict):
+    type: Literal["chat"]
+    text: str
+    id: str | int | None = None
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    id: str | int | None = None
+
+
+ClientMessage = Annotated[Hello | WsMove | WsChat | Ping, Field(discriminator="type")]

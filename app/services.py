@@ -1,0 +1,60 @@
+"""Everything one app process holds, built from the settings and torn down with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.bots import BotRunner
+from app.config import Settings
+from app.db import make_engine, make_sessionmaker
+from app.hub import Hub
+from app.limits import RateLimit
+from app.presence import Presence, make_presence
+from app.pubsub import Doorbell, make_doorbell
+from app.rooms import Rooms
+from app.store import Store
+
+
+@dataclass
+class Services:
+    settings: Settings
+    engine: AsyncEngine
+    rooms: Rooms
+    doorbell: Doorbell
+    presence: Presence
+    hub: Hub
+    bots: BotRunner
+    room_limit: RateLimit
+
+    @classmethod
+    def build(cls, settings: Settings) -> Services:
+        engine = make_engine(settings)
+        doorbell = make_doorbell(settings.redis_url)
+        presence = make_presence(settings.redis_url)
+        rooms = Rooms(Store(make_sessionmaker(engine)), doorbell.publish, settings.snapshot_every)
+        hub = Hub(rooms, presence, doorbell, settings)
+        bots = BotRunner(rooms, settings.bot_workers, settings.bot_delay_ms)
+        return cls(
+            settings=settings,
+            engine=engine,
+            rooms=rooms,
+            doorbell=doorbell,
+            presence=presence,
+            hub=hub,
+            bots=bots,
+            room_limit=RateLimit(settings.rooms_per_minute, 60.0),
+        )
+
+    async def start(self) -> None:
+        await self.doorbell.start()
+        await self.hub.start()
+        await self.bots.resume_all()
+
+    async def stop(self) -> None:
+        await self.bots.close()
+        await self.hub.stop()
+        await self.doorbell.stop()
+        await self.presence.close()
+        await self.engine.dispose()

@@ -1,0 +1,241 @@
+"""The only module that speaks SQL: rooms, seats, the append-only log, snapshots.
+
+Every function takes a session inside an open transaction; callers decide the
+unit of work. Appends state the ``seq`` they expect to write; the unique
+constraint on (room, seq) turns a race into ``Conflict``, never a duplicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.models import Event, Room, Seat, Snapshot
+
+
+class Conflict(Exception):
+    """Another writer took the sequence number (or the row) first."""
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    rules: dict[str, Any]
+    creator_seat: int
+    status: str
+    created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    name: str | None
+    bot: str | None
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    public: dict[str, Any]
+    created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SnapshotRecord:
+    seq: int
+    game_no: int
+    state: dict[str, Any]
+
+
+class Store:
+    """Opens transactions; the functions below do the work inside them."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        async with self._sessions() as session, session.begin():
+            yield session
+
+
+def _room(row: Room) -> RoomRecord:
+    return RoomRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        options=dict(row.options),
+        rules=dict(row.rules),
+        creator_seat=row.creator_seat,
+        status=row.status,
+        created_at=row.created_at,
+    )
+
+
+async def create_room(session: AsyncSession, room: RoomRecord) -> None:
+    session.add(
+        Room(
+            id=room.id,
+            game=room.game,
+            players=room.players,
+            options=room.options,
+            rules=room.rules,
+            creator_seat=room.creator_seat,
+            status=room.status,
+        )
+    )
+    for seat in range(room.players):
+        session.add(Seat(room_id=room.id, seat=seat))
+    await session.flush()
+
+
+async def get_room(session: AsyncSession, room_id: str) -> RoomRecord | None:
+    row = await session.get(Room, room_id)
+    return _room(row) if row is not None else None
+
+
+async def set_status(session: AsyncSession, room_id: str, status: str) -> None:
+    await session.execute(update(Room).where(Room.id == room_id).values(status=status))
+
+
+async def get_seats(session: AsyncSession, room_id: str) -> list[SeatRecord]:
+    rows = await session.scalars(select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))
+    return [
+        SeatRecord(seat=r.seat, name=r.name, bot=r.bot, claimed=r.token_hash is not None)
+        for r in rows
+    ]
+
+
+async def seat_for_token(session: AsyncSession, room_id: str, token_hash: str) -> int | None:
+    return await session.scalar(
+        select(Seat.seat).where(Seat.room_id == room_id, Seat.token_hash == token_hash)
+    )
+
+
+async def claim_seat(
+    session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str
+) -> bool:
+    """Take a free seat; False if someone (or a bot) sits there already."""
+    result = await session.execute(
+        update(Seat)
+        .where(
+            Seat.room_id == room_id,
+            Seat.seat == seat,
+            Seat.token_hash.is_(None),
+            Seat.bot.is_(None),
+        )
+        .values(name=name, token_hash=token_hash)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+async def set_bot(session: AsyncSession, room_id: str, seat: int, bot: str | None) -> bool:
+    """Make a free seat a bot, or free a bot seat again; False if a person sits there."""
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash.is_(None))
+        .values(bot=bot, name=None)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+async def permute_seats(session: AsyncSession, room_id: str, order: Sequence[int]) -> None:
+    """Seat ``i`` takes who sat at ``order[i]``: names, tokens and bots move together."""
+    rows = list(await session.scalars(select(Seat).where(Seat.room_id == room_id)))
+    by_seat = {row.seat: (row.name, row.token_hash, row.bot) for row in rows}
+    # tokens are unique: clear them all before writing them back in their new places
+    await session.execute(update(Seat).where(Seat.room_id == room_id).values(token_hash=None))
+    await session.flush()
+    for seat, source in enumerate(order):
+        name, token_hash, bot = by_seat[source]
+        await session.execute(
+            update(Seat)
+            .where(Seat.room_id == room_id, Seat.seat == seat)
+            .values(name=name, token_hash=token_hash, bot=bot)
+        )
+
+
+async def head_seq(session: AsyncSession, room_id: str) -> int:
+    value = await session.scalar(select(func.max(Event.seq)).where(Event.room_id == room_id))
+    return int(value or 0)
+
+
+async def append_events(
+    session: AsyncSession,
+    room_id: str,
+    first_seq: int,
+    events: Sequence[tuple[str, dict[str, Any], dict[str, Any]]],
+) -> None:
+    """Append ``(kind, data, public)`` rows at ``first_seq``, ``first_seq + 1`` …
+
+    Raises ``Conflict`` when any of those numbers is taken; the caller's transaction
+    is then spoiled and must be rolled back (leaving the ``transaction`` block does it).
+    """
+    for offset, (kind, data, public) in enumerate(events):
+        session.add(
+            Event(room_id=room_id, seq=first_seq + offset, kind=kind, data=data, public=public)
+        )
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        raise Conflict(f"seq {first_seq} of room {room_id} is taken") from exc
+
+
+async def events_after(
+    session: AsyncSession, room_id: str, after: int, limit: int | None = None
+) -> list[EventRecord]:
+    query = select(Event).where(Event.room_id == room_id, Event.seq > after).order_by(Event.seq)
+    if limit is not None:
+        query = query.limit(limit)
+    rows = await session.scalars(query)
+    return [
+        EventRecord(
+            seq=r.seq,
+            kind=r.kind,
+            data=dict(r.data),
+            public=dict(r.public),
+            created_at=r.created_at,
+        )
+        for r in rows
+    ]
+
+
+async def latest_snapshot(session: AsyncSession, room_id: str) -> SnapshotRecord | None:
+    row = await session.scalar(
+        select(Snapshot).where(Snapshot.room_id == room_id).order_by(Snapshot.seq.desc()).limit(1)
+    )
+    if row is None:
+        return None
+    return SnapshotRecord(seq=row.seq, game_no=row.game_no, state=dict(row.state))
+
+
+async def save_snapshot(
+    session: AsyncSession, room_id: str, seq: int, game_no: int, state: dict[str, Any]
+) -> None:
+    session.add(Snapshot(room_id=room_id, seq=seq, game_no=game_no, state=state))
+    await session.flush()
+
+
+async def rooms_in_play_with_bots(session: AsyncSession, limit: int = 500) -> list[str]:
+    """Rooms whose game is running and has a bot seat: bots must pick up after a restart."""
+    rows = await session.scalars(
+        select(Room.id)
+        .join(Seat, Seat.room_id == Room.id)
+        .where(Room.status == "playing", Seat.bot.is_not(None))
+        .distinct()
+        .limit(limit)
+    )
+    return list(rows)

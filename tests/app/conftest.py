@@ -1,0 +1,97 @@
+"""Databases and app instances for the service tests.
+
+Every database test runs on a fresh SQLite file, and on PostgreSQL when
+``TEST_DATABASE_URL`` is set (CI sets it; with ``CI=true`` a missing or
+unreachable database is a failure, not a skip).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings, async_url
+from app.migrate import upgrade
+from app.services import Services
+from tests.app.secret_engine import install as install_secret_engine
+
+install_secret_engine()
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def _admin_dsn(url: str) -> str:
+    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def _pg(sql: str, url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(_admin_dsn(url))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str | None]:
+    """A fresh, migrated PostgreSQL database for this test session (or None)."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        if IN_CI:
+            pytest.fail("CI=true but TEST_DATABASE_URL is not set: the PostgreSQL tests must run")
+        yield None
+        return
+    name = f"spieltisch_test_{os.getpid()}_{secrets.token_hex(3)}"
+    try:
+        asyncio.run(_pg(f'CREATE DATABASE "{name}"', base))
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        if IN_CI:
+            pytest.fail(f"PostgreSQL at TEST_DATABASE_URL is not reachable: {exc}")
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    head, _, _ = async_url(base).rpartition("/")
+    url = f"{head}/{name}"
+    upgrade(url)
+    yield url
+    asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base))
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        upgrade(url)
+        return url
+    pg: str | None = request.getfixturevalue("postgres_url")
+    if pg is None:
+        pytest.skip("TEST_DATABASE_URL not set")
+    return pg
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=database_url,
+        data_dir=tmp_path,
+        auto_migrate=False,
+        bot_delay_ms=0,
+        bot_workers=0,
+        snapshot_every=5,
+    )
+
+
+@pytest.fixture
+async def services(settings: Settings) -> AsyncIterator[Services]:
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
