@@ -36,7 +36,9 @@ class SecretEngine(Engine[SecretState]):
     min_players = 2
     max_players = 4
 
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> SecretState:
+    def new_game(
+        self, players: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> SecretState:
         self.normalize_options(players, options)
         rng = seed_state(seed)
         words = []
@@ -83,12 +85,16 @@ class SecretEngine(Engine[SecretState]):
         }
 
     def load(self, data: Mapping[str, Any]) -> SecretState:
-        return SecretState(data["players"], tuple(data["words"]), data["total"], data["turn"], data["winner"])
+        return SecretState(
+            data["players"], tuple(data["words"]), data["total"], data["turn"], data["winner"]
+        )
 
     def bots(self) -> Mapping[str, Bot[SecretState]]:
         return {"one": Bot("one", "Always one", lambda state, seat, seed: {"n": 1})}
 
-    def log_line(self, before: SecretState, seat: int, move: Mapping[str, Any], after: SecretState) -> dict[str, Any]:
+    def log_line(
+        self, before: SecretState, seat: int, move: Mapping[str, Any], after: SecretState
+    ) -> dict[str, Any]:
         return {"seat": seat, "n": move["n"], "total": after.total}
 
 

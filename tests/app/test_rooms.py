@@ -18,7 +18,9 @@ from app.views import seat_state
 NO_RULES = RoomRules()
 
 
-async def _two_seats(svc: Services, game: str = "secret", players: int = 2) -> tuple[str, list[str]]:
+async def _two_seats(
+    svc: Services, game: str = "secret", players: int = 2
+) -> tuple[str, list[str]]:
     state, token0 = await svc.rooms.create(game, players, {}, "Anna", 0, {}, NO_RULES)
     tokens = [token0]
     for seat in range(1, players):
@@ -162,7 +164,9 @@ async def test_the_seed_is_never_in_a_public_event_or_state(services: Services) 
 
 
 async def test_bots_play_a_bots_only_game_to_the_end(services: Services) -> None:
-    state, token = await services.rooms.create("secret", 3, {}, "Anna", 0, {1: "one", 2: "one"}, NO_RULES)
+    state, token = await services.rooms.create(
+        "secret", 3, {}, "Anna", 0, {1: "one", 2: "one"}, NO_RULES
+    )
     room = state.room.id
     state = await services.rooms.start(room, token, None)
     for _ in range(50):
@@ -190,7 +194,10 @@ async def test_rematch_keeps_the_seats_and_starts_a_new_game(services: Services)
 
 async def test_shuffled_seats_move_tokens_with_their_players(services: Services) -> None:
     room, tokens = await _two_seats(services, players=4)
-    names = {await services.rooms.seat_of(room, t): s.name for t, s in zip(tokens, await services.rooms.seats(room), strict=True)}
+    names = {
+        await services.rooms.seat_of(room, t): s.name
+        for t, s in zip(tokens, await services.rooms.seats(room), strict=True)
+    }
     await services.rooms.start(room, tokens[0], True)
     seats = await services.rooms.seats(room)
     for token in tokens:
@@ -214,7 +221,9 @@ async def test_only_the_creator_starts_unless_the_room_says_so(services: Service
 
 
 async def test_room_starts_by_itself_when_the_last_seat_fills(services: Services) -> None:
-    state, _ = await services.rooms.create("secret", 2, {}, "Anna", 0, {}, RoomRules(start_when_full=True))
+    state, _ = await services.rooms.create(
+        "secret", 2, {}, "Anna", 0, {}, RoomRules(start_when_full=True)
+    )
     after, _ = await services.rooms.claim(state.room.id, 1, "Ben", None)
     assert after.status == "playing"
 

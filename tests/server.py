@@ -1,0 +1,89 @@
+"""A real server process for websocket and browser tests: ``python -m app`` on a free port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """Start, stop and restart the app as its own process, on one database."""
+
+    def __init__(
+        self, data_dir: Path, env: Mapping[str, str] | None = None, port: int | None = None
+    ) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.env = {
+            **os.environ,
+            "DATA_DIR": str(data_dir),
+            "BOT_DELAY_MS": "50",
+            "BOT_WORKERS": "0",
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log.read_text()[-4000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not come up:\n{self.log.read_text()[-4000:]}")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if kill:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self, kill: bool = True) -> None:
+        self.stop(kill=kill)
+        self.start()
