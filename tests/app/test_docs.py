@@ -1,0 +1,45 @@
+"""The docs stay true: every setting is in the README, every public path in the protocol."""
+
+from __future__ import annotations
+
+from app.config import Settings
+from tests.server import ROOT
+
+README = (ROOT / "README.md").read_text()
+PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    commands = [
+        line.split("#")[0].strip() for line in README.splitlines() if line.startswith("make ")
+    ]
+    assert commands[:2] == ["make run", "make test"]
+
+
+def test_every_setting_is_documented_in_the_readme() -> None:
+    for name in Settings.model_fields:
+        assert f"`{name.upper()}`" in README, name
+
+
+def test_every_public_path_and_message_is_in_the_protocol_doc() -> None:
+    for text in [
+        "GET /api/games",
+        "POST /api/rooms",
+        "GET /api/rooms/{room}",
+        "POST /api/rooms/{room}/seats/{seat}",
+        "POST /api/rooms/{room}/start",
+        "GET /api/rooms/{room}/state",
+        "POST /api/rooms/{room}/moves",
+        "GET /api/rooms/{room}/events",
+        "WS /api/rooms/{room}/ws",
+        '"type": "hello"',
+        '"type": "move"',
+        '"type": "chat"',
+        '"type": "ping"',
+        '"type": "state"',
+        '"type": "presence"',
+        '"type": "ack"',
+        '"type": "error"',
+        '"type": "pong"',
+    ]:
+        assert text in PROTOCOL, text
