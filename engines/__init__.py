@@ -25,8 +25,10 @@ def get_engine(name: str) -> Engine[Any]:
 
 def _register_all() -> None:
     from engines.blokus import ENGINE as blokus
+    from engines.m import ENGINE as m
 
     register(blokus)
+    register(m)
 
 
 _register_all()

@@ -1,7 +1,7 @@
 """A tiny hidden-information game, only for the service tests.
 
 Each seat holds a secret word dealt from the seed; on your turn you say a number
-1–3 and the running total grows; whoever brings it to 12 or more wins. Seats see
+1-3 and the running total grows; whoever brings it to 12 or more wins. Seats see
 their own word, never another's: if any message to a seat ever carries another
 seat's word, the server leaked.
 """

@@ -10,8 +10,8 @@ import pytest
 
 from app import store
 from app.errors import ApiError
-from app.roomstate import RoomState, fold
 from app.rooms import RoomRules
+from app.roomstate import RoomState, fold
 from app.services import Services
 from app.views import seat_state
 
@@ -212,7 +212,7 @@ async def test_only_the_creator_starts_unless_the_room_says_so(services: Service
     with pytest.raises(ApiError) as excinfo:
         await services.rooms.start(room, tokens[1], None)
     assert excinfo.value.code == "not_creator"
-    state, token0 = await services.rooms.create(
+    state, _ = await services.rooms.create(
         "secret", 2, {}, "Anna", 0, {}, RoomRules(anyone_can_start=True)
     )
     _, token1 = await services.rooms.claim(state.room.id, 1, "Ben", None)
