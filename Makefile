@@ -52,5 +52,8 @@ test-long: $(VENV)/.installed-dev
 bench: $(VENV)/.installed
 	@for script in bench/*.py; do $(BIN)/python $$script; done
 
+screenshots: $(VENV)/.installed-dev browser
+	$(BIN)/python tools/screenshots.py
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data

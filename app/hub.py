@@ -24,7 +24,7 @@ from app import store
 from app.config import Settings
 from app.errors import ApiError
 from app.presence import Presence
-from app.pubsub import Doorbell
+from app.pubsub import EVERY_ROOM, Doorbell
 from app.rooms import Rooms, hash_token
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.views import seat_state
@@ -122,7 +122,10 @@ class Hub:
     # -- fan-out -----------------------------------------------------------------
 
     async def on_bell(self, room_id: str, message: dict[str, Any]) -> None:
-        if room_id in self._conns:
+        if room_id == EVERY_ROOM:
+            for known in list(self._conns):
+                self._mark(known)
+        elif room_id in self._conns:
             self._mark(room_id)
 
     def _mark(self, room_id: str) -> None:

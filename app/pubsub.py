@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[str, dict[str, Any]], Awaitable[None]]
 CHANNEL = "spieltisch:doorbell"
+EVERY_ROOM = "*"
 
 
 class Doorbell:
@@ -77,6 +78,9 @@ class RedisDoorbell(Doorbell):
             try:
                 async with self._redis.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
+                    if self._ready.is_set():
+                        # bells may have rung while we were away: every room catches up
+                        await self._deliver(EVERY_ROOM, {})
                     self._ready.set()
                     async for raw in pubsub.listen():
                         if raw.get("type") != "message":

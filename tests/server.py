@@ -33,7 +33,7 @@ class ServerProcess:
             **os.environ,
             "DATA_DIR": str(data_dir),
             "BOT_DELAY_MS": "50",
-            "BOT_WORKERS": "0",
+            "BOT_WORKERS": "1",
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
