@@ -126,9 +126,17 @@ class Engine(ABC, Generic[S]):
             "version": self.version,
             "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [opt.describe() for opt in self.options],
+            "options": [self._describe_option(opt) for opt in self.options],
             "bots": [{"name": bot.name, "title": bot.title} for bot in self.bots().values()],
         }
+
+    def _describe_option(self, opt: Option) -> JSON:
+        data = opt.describe()
+        if opt.kind == "choice":
+            data["player_counts"] = {
+                choice: self.player_counts({opt.name: choice}) for choice in opt.choices
+            }
+        return data
 
     @abstractmethod
     def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> S:

@@ -1,0 +1,128 @@
+// @ts-check
+/** HTTP calls to the Spieltisch API. Every failure becomes an `ApiError` with the server's code. */
+
+/** @typedef {import("./messages.js").StateMessage} StateMessage */
+/** @typedef {import("./messages.js").RoomInfo} RoomInfo */
+
+/**
+ * @typedef {object} GameOption
+ * @property {string} name
+ * @property {"bool"|"choice"} kind
+ * @property {boolean|string} default
+ * @property {string[]} [choices]
+ * @property {string} [description]
+ * @property {Record<string, number[]>} [player_counts]  per choice, where the choice limits them
+ */
+
+/**
+ * @typedef {object} GameInfo
+ * @property {string} name
+ * @property {string} title
+ * @property {number} min_players
+ * @property {number} max_players
+ * @property {number[]} player_counts
+ * @property {GameOption[]} options
+ * @property {{name: string, title: string}[]} bots
+ */
+
+/**
+ * @typedef {object} CreateRoomBody
+ * @property {string} game
+ * @property {number} players
+ * @property {Record<string, unknown>} options
+ * @property {string} name
+ * @property {number} [seat]
+ * @property {Record<string, string>} [bots]
+ * @property {boolean} [start_when_full]
+ * @property {boolean} [anyone_can_start]
+ * @property {boolean} [shuffle_seats]
+ */
+
+export class ApiError extends Error {
+  /**
+   * @param {number} status  HTTP status; 0 when the server could not be reached
+   * @param {string} code    the server's stable code ("stale", "seat_taken", …)
+   * @param {string} message the server's sentence
+   * @param {Record<string, any>} [body]
+   */
+  constructor(status, code, message, body = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{token?: string|null, body?: unknown}} [options]
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, { token = null, body } = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = data && typeof data.code === "string" ? data.code : `http_${response.status}`;
+    const message = data && typeof data.message === "string" ? data.message : response.statusText;
+    throw new ApiError(response.status, code, message, data ?? {});
+  }
+  return data;
+}
+
+const room = (/** @type {string} */ id) => `/api/rooms/${encodeURIComponent(id)}`;
+
+/** @returns {Promise<GameInfo[]>} */
+export const games = () => request("GET", "/api/games");
+
+/**
+ * @param {CreateRoomBody} body
+ * @returns {Promise<{room: string, seat: number, token: string, url: string, state: StateMessage}>}
+ */
+export const createRoom = (body) => request("POST", "/api/rooms", { body });
+
+/** @param {string} id @returns {Promise<RoomInfo>} */
+export const roomInfo = (id) => request("GET", room(id));
+
+/**
+ * @param {string} id @param {number} seat @param {string} name @param {string|null} token
+ * @returns {Promise<{seat: number, token: string, state: StateMessage}>}
+ */
+export const claimSeat = (id, seat, name, token) =>
+  request("POST", `${room(id)}/seats/${seat}`, { token, body: { name } });
+
+/** @param {string} id @param {number} seat @param {string|null} bot @param {string|null} token */
+export const setBot = (id, seat, bot, token) =>
+  request("POST", `${room(id)}/seats/${seat}/bot`, { token, body: { bot } });
+
+/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
+export const startGame = (id, token) => request("POST", `${room(id)}/start`, { token, body: {} });
+
+/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
+export const roomState = (id, token) => request("GET", `${room(id)}/state`, { token });
+
+/** @param {string} id @param {string|null} token @param {number} seq @param {unknown} move @returns {Promise<StateMessage>} */
+export const playMove = (id, token, seq, move) =>
+  request("POST", `${room(id)}/moves`, { token, body: { seq, move } });
+
+/** @param {string} id @param {string|null} token @param {string} text */
+export const chat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });

@@ -1,0 +1,417 @@
+// @ts-check
+/**
+ * The Blokus renderer: board, tray, scores. `mount(root, {onMove, t})` returns
+ * `{update(state), destroy()}` like every game's renderer. The browser holds no
+ * rules: a placement is legal exactly when it is among the server's `legal_moves`,
+ * so the ghost can say so at once, without asking.
+ */
+
+import { h, s } from "../dom.js";
+import { pref } from "../tokens.js";
+import { seatNames } from "../room/names.js";
+import { addStrings } from "../i18n.js";
+import { Board } from "./blokus/board.js";
+import { Tray } from "./blokus/tray.js";
+import strings from "./blokus/strings.js";
+import { LegalIndex, cellsKey, clampAnchor, flip, normalize, placeAt, rotate, rotateBack } from "./blokus/geometry.js";
+
+addStrings(strings);
+
+/** @typedef {import("./blokus/geometry.js").Cell} Cell */
+/** @typedef {import("../i18n.js").Translate} Translate */
+/** @typedef {import("../messages.js").StateMessage} StateMessage */
+
+/**
+ * @typedef {object} MountOptions
+ * @property {(move: unknown) => Promise<unknown>} onMove  send a move; rejects when refused
+ * @property {Translate} t
+ */
+
+/**
+ * The log text of one move (engines/blokus/view.py log_line): "Anna placed F", "Blue is blocked".
+ * @param {{seat?: number, colour?: string, piece?: string, blocked?: string[]}} log
+ * @param {string[]} names
+ * @param {Translate} t
+ * @returns {string[]}
+ */
+export function describeMove(log, names, t) {
+  const name = names[log.seat ?? -1] ?? t("seat.numbered", { n: (log.seat ?? 0) + 1 });
+  if (!log.piece) return [t("log.move", { name })];
+  const lines = [t("blokus.log.placed", { name, piece: log.piece, colour: t(`blokus.colour.${log.colour}`) })];
+  for (const colour of log.blocked ?? []) lines.push(t("blokus.log.blocked", { colour: t(`blokus.colour.${colour}`) }));
+  return lines;
+}
+
+/**
+ * Extra lines for the result screen: each colour's own score.
+ * @param {any} result
+ * @param {string[]} names
+ * @param {Translate} t
+ * @returns {string[]}
+ */
+export function resultDetails(result, names, t) {
+  return (result?.colours ?? []).map((/** @type {any} */ c) =>
+    t(c.owner == null ? "blokus.result.colour_shared" : "blokus.result.colour", {
+      colour: t(`blokus.colour.${c.colour}`),
+      score: c.score,
+      name: c.owner == null ? "" : names[c.owner] ?? "",
+    }),
+  );
+}
+
+/**
+ * A colour's chip in the score list, with its symbol (shown when symbols are on).
+ * @param {number} index
+ * @param {string} name
+ */
+function swatch(index, name) {
+  return h(
+    "span",
+    { class: "bk-swatch", "aria-hidden": "true" },
+    s(
+      "svg",
+      { class: `bk-${name}`, viewBox: "0 0 1 1" },
+      s("rect", { class: "bk-swatch-fill", width: 1, height: 1, rx: 0.2 }),
+      s("use", { href: `#bk-sym-${index % 4}`, class: `bk-sym bk-on-${name}`, width: 1, height: 1 }),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {MountOptions} options
+ */
+export function mount(root, { onMove, t }) {
+  /** @type {StateMessage|null} */
+  let state = null;
+  /** @type {any} */
+  let view = null;
+  let legal = new LegalIndex([]);
+  let myTurn = false;
+  let busy = false;
+  /** @type {string[]} */
+  let names = [];
+  /** @type {{piece: string, shape: Cell[], anchor: Cell|null} | null} */
+  let pick = null;
+  let lastTap = "";
+  /** @type {Board|null} */
+  let board = null;
+
+  const status = h("p", { class: "bk-status", "aria-live": "polite" });
+  const hint = h("p", { class: "bk-hint-text", "aria-live": "polite" });
+  const boardWrap = h("div", { class: "bk-board-wrap" });
+  const scores = h("ol", { class: "bk-scores", "aria-label": t("blokus.scores") });
+  const trayTitle = h("h3", { class: "bk-tray-title" });
+  const tray = new Tray(t, (piece) => choose(piece));
+  const button = (/** @type {string} */ key, /** @type {string} */ keys, /** @type {string} */ icon, /** @type {() => void} */ fn) =>
+    h(
+      "button",
+      { type: "button", class: `btn bk-${key}`, "aria-keyshortcuts": keys, title: t(`blokus.${key}_title`), on: { click: fn } },
+      h("span", { class: "bk-btn-icon", "aria-hidden": "true" }, icon),
+      h("span", {}, t(`blokus.${key}`)),
+    );
+  const rotateBtn = button("rotate", "R", "↻", () => turn(rotate));
+  const flipBtn = button("flip", "F", "⇆", () => turn(flip));
+  const placeBtn = button("place", "Enter", "✓", () => place());
+  placeBtn.classList.add("btn-primary");
+  const cancelBtn = button("cancel", "Escape", "✕", () => cancel());
+  const controls = h("div", { class: "bk-controls", role: "toolbar", "aria-label": t("blokus.controls") }, rotateBtn, flipBtn, cancelBtn, placeBtn);
+  const symbolsBox = h("input", {
+    type: "checkbox",
+    id: "bk-symbols",
+    checked: pref("blokus.symbols") === "1",
+    on: {
+      change: () => {
+        pref("blokus.symbols", symbolsBox.checked ? "1" : "0");
+        root.classList.toggle("bk-show-symbols", symbolsBox.checked);
+      },
+    },
+  });
+  const keysHelp = h("p", { class: "bk-keys muted" }, t("blokus.keys_help"));
+  const rules = h(
+    "details",
+    { class: "bk-rules" },
+    h("summary", {}, t("blokus.rules_title")),
+    h("ul", {}, ["rules.goal", "rules.first", "rules.corners", "rules.blocked", "rules.score"].map((k) => h("li", {}, t(`blokus.${k}`)))),
+  );
+  const trayBox = h("section", { class: "bk-tray-box" }, trayTitle, controls, hint, tray.el);
+  const side = h(
+    "div",
+    { class: "bk-side" },
+    h("section", { class: "bk-score-box" }, h("h3", {}, t("blokus.scores")), scores),
+    trayBox,
+    h("div", { class: "bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp, rules),
+  );
+  const container = h("div", { class: "blokus" }, status, h("div", { class: "bk-main" }, boardWrap, side));
+  root.classList.add("bk-root");
+  root.classList.toggle("bk-show-symbols", symbolsBox.checked);
+  root.replaceChildren(container);
+
+  /** The colour whose pieces the tray shows. */
+  function trayColour() {
+    if (!view) return null;
+    if (myTurn && view.to_move) return view.colours[view.to_move.colour];
+    const you = state?.you;
+    if (you == null) return view.to_move ? view.colours[view.to_move.colour] : null;
+    const mine = view.colours.filter((/** @type {any} */ c) => c.owner === you || c.seat === you);
+    return mine.find((/** @type {any} */ c) => !c.out) ?? mine[0] ?? null;
+  }
+
+  /** @param {string} piece */
+  function choose(piece) {
+    if (!view) return;
+    if (pick?.piece === piece) {
+      cancel();
+      return;
+    }
+    const shape = normalize(view.pieces[piece]);
+    pick = { piece, shape, anchor: pick?.anchor ?? null };
+    // start where it fits, if it fits anywhere this way round; else where it was, or the middle
+    const anchors = myTurn ? legal.anchors(piece, shape) : [];
+    const fitting = myTurn ? orientationThatFits(piece, shape) : null;
+    if (fitting && !anchors.length) pick.shape = fitting;
+    const spots = myTurn ? legal.anchors(piece, pick.shape) : [];
+    pick.anchor = spots[0] ?? clampAnchor(pick.shape, pick.anchor ?? [Math.floor(view.size / 2), Math.floor(view.size / 2)], view.size);
+    lastTap = "";
+    render();
+    /** @type {HTMLElement} */ (/** @type {unknown} */ (board?.el))?.focus({ preventScroll: true });
+  }
+
+  /** The first orientation of `piece`, from `shape` on, that fits somewhere. @param {string} piece @param {Cell[]} shape */
+  function orientationThatFits(piece, shape) {
+    const fits = legal.shapesOf(piece);
+    let candidate = shape;
+    for (let i = 0; i < 8; i++) {
+      if (fits.has(cellsKey(candidate))) return candidate;
+      candidate = i === 3 ? flip(candidate) : rotate(candidate);
+    }
+    return null;
+  }
+
+  /** @param {(cells: Cell[]) => Cell[]} how */
+  function turn(how) {
+    if (!pick || !view) return;
+    pick.shape = how(pick.shape);
+    if (pick.anchor) pick.anchor = clampAnchor(pick.shape, pick.anchor, view.size);
+    render();
+  }
+
+  /** @param {number} dr @param {number} dc */
+  function nudge(dr, dc) {
+    if (!pick || !view) return;
+    const at = pick.anchor ?? [Math.floor(view.size / 2), Math.floor(view.size / 2)];
+    pick.anchor = clampAnchor(pick.shape, [at[0] + dr, at[1] + dc], view.size);
+    render();
+  }
+
+  function cancel() {
+    pick = null;
+    render();
+  }
+
+  function ghostCells() {
+    return pick?.anchor ? placeAt(pick.shape, pick.anchor) : null;
+  }
+
+  function ghostLegal() {
+    const cells = ghostCells();
+    return !!(pick && cells && myTurn && legal.has(pick.piece, cells));
+  }
+
+  async function place() {
+    if (!pick || busy) return;
+    const cells = ghostCells();
+    if (!cells || !ghostLegal()) {
+      hint.textContent = myTurn ? t("blokus.hint.no_fit_here", { piece: pick.piece }) : t("blokus.hint.not_your_turn");
+      board?.el.classList.remove("bk-shake");
+      void (/** @type {any} */ (board?.el)).getBoundingClientRect();
+      board?.el.classList.add("bk-shake");
+      return;
+    }
+    busy = true;
+    root.classList.add("bk-busy");
+    try {
+      await onMove({ piece: pick.piece, cells });
+      pick = null;
+    } catch {
+      // the shell shows the server's reason; the piece stays picked
+    } finally {
+      busy = false;
+      root.classList.remove("bk-busy");
+      render();
+    }
+  }
+
+  /** @param {Cell} cell */
+  function hover(cell) {
+    if (!pick || !view || busy) return;
+    const at = clampAnchor(pick.shape, cell, view.size);
+    if (pick.anchor && pick.anchor[0] === at[0] && pick.anchor[1] === at[1]) return;
+    pick.anchor = at;
+    render();
+  }
+
+  /** @param {Cell} cell @param {string} pointer */
+  function activate(cell, pointer) {
+    if (!pick || !view || busy) return;
+    const at = clampAnchor(pick.shape, cell, view.size);
+    const key = `${at[0]},${at[1]}`;
+    const same = pick.anchor && pick.anchor[0] === at[0] && pick.anchor[1] === at[1];
+    pick.anchor = at;
+    if (pointer === "touch" && !(same && lastTap === key)) {
+      // on touch the first tap shows where it lands; tapping the same spot again places it
+      lastTap = key;
+      render();
+      return;
+    }
+    lastTap = "";
+    render();
+    void place();
+  }
+
+  /** @param {KeyboardEvent} e */
+  function onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = /** @type {HTMLElement|null} */ (e.target);
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (target?.closest?.("dialog[open]")) return;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    /** @type {Record<string, () => void>} */
+    const actions = {
+      r: () => turn(e.shiftKey ? rotateBack : rotate),
+      f: () => turn(flip),
+      ArrowUp: () => nudge(-1, 0),
+      w: () => nudge(-1, 0),
+      ArrowDown: () => nudge(1, 0),
+      s: () => nudge(1, 0),
+      ArrowLeft: () => nudge(0, -1),
+      a: () => nudge(0, -1),
+      ArrowRight: () => nudge(0, 1),
+      d: () => nudge(0, 1),
+      Escape: () => cancel(),
+    };
+    if (key === "Enter") {
+      // Enter on a button or link does what that control says
+      if (!pick || (target && target.closest?.("button, a, summary"))) return;
+      e.preventDefault();
+      void place();
+      return;
+    }
+    const action = actions[key];
+    if (!action || !pick) return;
+    e.preventDefault();
+    action();
+  }
+  document.addEventListener("keydown", onKey);
+
+  function renderScores() {
+    if (!view) return;
+    const turnColour = view.to_move?.colour ?? -1;
+    scores.replaceChildren(
+      ...view.colours.map((/** @type {any} */ c) => {
+        const player = c.owner == null ? t("blokus.shared_colour", { name: names[c.seat] ?? "" }) : names[c.owner] ?? "";
+        const mine = state?.you != null && (c.owner === state.you || (c.owner == null && c.seat === state.you));
+        return h(
+          "li",
+          {
+            class: ["bk-score", `bk-${c.name}`, c.out && "blocked", c.index === turnColour && "to-move", mine && "mine"],
+            dataset: { colour: c.name },
+          },
+          swatch(c.index, c.name),
+          h(
+            "span",
+            { class: "bk-score-who" },
+            h("strong", {}, t(`blokus.colour.${c.name}`)),
+            h("span", { class: "muted" }, player),
+          ),
+          h(
+            "span",
+            { class: "bk-score-state" },
+            c.out
+              ? h("span", { class: "badge badge-blocked" }, t("blokus.blocked"))
+              : c.index === turnColour
+                ? h("span", { class: "badge badge-turn" }, t("blokus.to_move"))
+                : null,
+            h("span", { class: "muted small" }, t("blokus.pieces_left", { count: c.remaining.length })),
+          ),
+          h("span", { class: "bk-score-num", "aria-label": t("blokus.score_label", { score: c.score }) }, String(c.score)),
+        );
+      }),
+    );
+  }
+
+  function render() {
+    if (!view || !board) return;
+    const colour = trayColour();
+    const colourName = colour?.name ?? view.colours[0].name;
+    const spectator = state?.you == null;
+    // status line
+    if (view.over) status.textContent = t("blokus.status.over");
+    else if (myTurn) status.textContent = t("blokus.status.your_turn", { colour: t(`blokus.colour.${view.to_move.name}`) });
+    else if (view.to_move)
+      status.textContent = t("blokus.status.waiting", {
+        name: names[view.to_move.seat] ?? "",
+        colour: t(`blokus.colour.${view.to_move.name}`),
+      });
+    status.className = `bk-status${myTurn ? " your-turn" : ""}`;
+    // tray
+    trayBox.hidden = spectator || view.over || !colour;
+    if (colour) {
+      trayTitle.textContent = t(myTurn ? "blokus.tray_title_turn" : "blokus.tray_title", { colour: t(`blokus.colour.${colour.name}`) });
+      if (pick && !colour.remaining.includes(pick.piece)) pick = null;
+      tray.update({
+        pieces: colour.remaining,
+        shapes: view.pieces,
+        colour: colour.name,
+        selected: pick?.piece ?? null,
+        selectedShape: pick?.shape ?? null,
+        usable: myTurn ? (piece) => legal.canPlace(piece) : null,
+      });
+    }
+    // ghost and hints
+    const cells = ghostCells();
+    const ok = ghostLegal();
+    board.showGhost(cells, !pick ? "preview" : !myTurn ? "preview" : ok ? "legal" : "illegal", colourName);
+    const anchors = pick && myTurn ? legal.anchors(pick.piece, pick.shape) : [];
+    board.showHints(anchors);
+    board.setDragging(!!pick);
+    for (const btn of [rotateBtn, flipBtn, cancelBtn]) btn.disabled = !pick;
+    placeBtn.disabled = !ok || busy;
+    if (!pick) hint.textContent = myTurn ? t("blokus.hint.pick") : "";
+    else if (!myTurn) hint.textContent = t("blokus.hint.not_your_turn");
+    else if (ok) hint.textContent = t("blokus.hint.fits", { piece: pick.piece });
+    else if (!anchors.length) hint.textContent = t("blokus.hint.turn_it", { piece: pick.piece });
+    else hint.textContent = t("blokus.hint.move_it", { piece: pick.piece, count: anchors.length });
+    renderScores();
+  }
+
+  return {
+    /** @param {StateMessage} next */
+    update(next) {
+      state = next;
+      view = next.view;
+      if (!view) return;
+      names = seatNames(next.room.seats, t);
+      const wasMine = myTurn;
+      myTurn = next.you != null && next.to_act.includes(next.you) && next.legal_moves.length > 0;
+      legal = new LegalIndex(myTurn ? next.legal_moves : []);
+      if (!board || board.size !== view.size) {
+        board = new Board(view.size, t, { onHover: hover, onActivate: activate });
+        boardWrap.replaceChildren(board.el);
+        pick = null;
+      }
+      if (wasMine !== myTurn && pick && myTurn) {
+        // the turn just came: put the picked piece where it fits
+        const spots = legal.anchors(pick.piece, pick.shape);
+        if (spots.length && !ghostLegal()) pick.anchor = spots[0];
+      }
+      board.update(view);
+      render();
+    },
+    destroy() {
+      document.removeEventListener("keydown", onKey);
+      root.classList.remove("bk-root", "bk-show-symbols", "bk-busy");
+      root.replaceChildren();
+    },
+  };
+}

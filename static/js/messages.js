@@ -1,0 +1,173 @@
+// @ts-check
+/**
+ * The websocket protocol as the browser sees it: message shapes (JSDoc typedefs),
+ * a parser that accepts only well-formed server messages, and what each close
+ * code means for reconnecting. Pure: no DOM, no sockets.
+ */
+
+/**
+ * @typedef {object} Seat
+ * @property {number} seat
+ * @property {string|null} name
+ * @property {"human"|"bot"|"empty"} kind
+ * @property {string|null} bot
+ * @property {boolean} online
+ * @property {boolean} to_act
+ */
+
+/**
+ * @typedef {object} RoomInfo
+ * @property {string} id
+ * @property {string} game
+ * @property {string} title
+ * @property {number} players
+ * @property {Record<string, unknown>} options
+ * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean}} rules
+ * @property {number} creator_seat
+ * @property {"lobby"|"playing"|"finished"} status
+ * @property {number} seq
+ * @property {number} game_no
+ * @property {Seat[]} seats
+ */
+
+/**
+ * A public event of the room's log. `kind` is one of room_created, seat_claimed,
+ * seat_bot, game_started, move, game_over, chat; the other fields depend on it.
+ * @typedef {{seq: number, kind: string, at?: string} & Record<string, any>} RoomEvent
+ */
+
+/** @typedef {{scores: number[], ranks: number[]} & Record<string, any>} GameResult */
+
+/**
+ * @typedef {object} StateMessage
+ * @property {"state"} type
+ * @property {number} seq
+ * @property {number} game_seq
+ * @property {number|null} you
+ * @property {RoomInfo} room
+ * @property {any} view
+ * @property {number[]} to_act
+ * @property {any[]} legal_moves
+ * @property {GameResult|null} result
+ * @property {RoomEvent[]} events
+ */
+
+/** @typedef {{type: "presence", seq: number, online: boolean[]}} PresenceMessage */
+/** @typedef {{type: "ack", id: string|number|null, seq: number}} AckMessage */
+/** @typedef {{type: "error", code: string, message: string, id?: string|number|null} & Record<string, any>} ErrorMessage */
+/** @typedef {{type: "pong", id: string|number|null}} PongMessage */
+/** @typedef {StateMessage|PresenceMessage|AckMessage|ErrorMessage|PongMessage} ServerMessage */
+
+/** @param {unknown} x @returns {x is Record<string, any>} */
+const isObject = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
+/** @param {unknown} x @returns {x is number} */
+const isInt = (x) => typeof x === "number" && Number.isInteger(x);
+
+/**
+ * @param {unknown} room
+ * @returns {boolean}
+ */
+function isRoomInfo(room) {
+  return (
+    isObject(room) &&
+    typeof room.id === "string" &&
+    typeof room.game === "string" &&
+    isInt(room.players) &&
+    Array.isArray(room.seats) &&
+    room.seats.every((s) => isObject(s) && isInt(s.seat))
+  );
+}
+
+/**
+ * Parse one websocket frame from the server; `null` for anything that is not a
+ * well-formed message of a known type (the caller ignores it).
+ * @param {string} text
+ * @returns {ServerMessage|null}
+ */
+export function parseServerMessage(text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(data)) return null;
+  switch (data.type) {
+    case "state":
+      if (
+        !isInt(data.seq) ||
+        !isRoomInfo(data.room) ||
+        !Array.isArray(data.to_act) ||
+        !Array.isArray(data.events) ||
+        !data.events.every((e) => isObject(e) && isInt(e.seq) && typeof e.kind === "string")
+      ) {
+        return null;
+      }
+      return /** @type {StateMessage} */ ({
+        game_seq: 0,
+        you: null,
+        view: null,
+        result: null,
+        ...data,
+        legal_moves: Array.isArray(data.legal_moves) ? data.legal_moves : [],
+      });
+    case "presence":
+      if (!isInt(data.seq) || !Array.isArray(data.online)) return null;
+      return /** @type {PresenceMessage} */ (data);
+    case "ack":
+      if (!isInt(data.seq)) return null;
+      return /** @type {AckMessage} */ (data);
+    case "error":
+      if (typeof data.code !== "string") return null;
+      return /** @type {ErrorMessage} */ ({ message: "", ...data });
+    case "pong":
+      return /** @type {PongMessage} */ (data);
+    default:
+      return null;
+  }
+}
+
+/**
+ * What a closed socket means for the client.
+ * @typedef {object} ClosePlan
+ * @property {"reconnect"|"drop_token"|"give_up"} action
+ * @property {number} minDelay  wait at least this long (ms) before the next try
+ * @property {string} reason    an i18n key describing why
+ */
+
+/**
+ * Close codes (app/hub.py): 1012 server restart, 4401 bad token, 4404 no room,
+ * 4400 protocol, 1008 abuse; anything else is a dropped connection.
+ * @param {number} code
+ * @returns {ClosePlan}
+ */
+export function closePlan(code) {
+  switch (code) {
+    case 1012:
+      return { action: "reconnect", minDelay: 300, reason: "net.restart" };
+    case 4401:
+      return { action: "drop_token", minDelay: 0, reason: "net.bad_token" };
+    case 4404:
+      return { action: "give_up", minDelay: 0, reason: "net.no_room" };
+    case 4400:
+      return { action: "reconnect", minDelay: 2000, reason: "net.protocol" };
+    case 1008:
+      return { action: "reconnect", minDelay: 10000, reason: "net.abuse" };
+    default:
+      return { action: "reconnect", minDelay: 0, reason: "net.dropped" };
+  }
+}
+
+/**
+ * Merge new events into a seq-ordered list, dropping ones already present
+ * (a reconnect may resend a few).
+ * @param {RoomEvent[]} known  sorted by seq
+ * @param {RoomEvent[]} incoming
+ * @returns {RoomEvent[]}
+ */
+export function mergeEvents(known, incoming) {
+  if (!incoming.length) return known;
+  const bySeq = new Map(known.map((e) => [e.seq, e]));
+  for (const event of incoming) bySeq.set(event.seq, event);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,84 @@
+// @ts-check
+/** "Your tables" on the start page: the rooms this browser holds seats in, and whose turn it is. */
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatNames } from "./room/names.js";
+
+/** @typedef {import("./messages.js").StateMessage} StateMessage */
+/** @typedef {import("./tokens.js").SeatStore} SeatStore */
+
+/**
+ * One line about where a room stands, from the player's point of view. Pure.
+ * @param {StateMessage} state
+ * @param {(key: string, params?: Record<string, unknown>) => string} tr
+ * @returns {{text: string, kind: "turn"|"wait"|"lobby"|"over"}}
+ */
+export function roomSummary(state, tr) {
+  const { room, you } = state;
+  const names = seatNames(room.seats, tr);
+  if (room.status === "lobby") {
+    const taken = room.seats.filter((s) => s.kind !== "empty").length;
+    return { text: tr("mygames.lobby", { taken, total: room.players }), kind: "lobby" };
+  }
+  if (room.status === "finished") {
+    const rank = you != null ? state.result?.ranks?.[you] : undefined;
+    return { text: rank ? tr("mygames.finished_rank", { rank, total: room.players }) : tr("mygames.finished"), kind: "over" };
+  }
+  if (you != null && state.to_act.includes(you)) return { text: tr("mygames.your_turn"), kind: "turn" };
+  const waiting = state.to_act.map((seat) => names[seat]).filter(Boolean);
+  return { text: tr("mygames.waiting", { name: waiting.join(", ") || "…" }), kind: "wait" };
+}
+
+/**
+ * @param {HTMLElement} list
+ * @param {HTMLElement} empty
+ * @param {SeatStore} store
+ */
+export async function renderMyGames(list, empty, store) {
+  const entries = store.list().slice(0, 30);
+  empty.hidden = entries.length > 0;
+  list.replaceChildren(
+    ...entries.map((entry) => {
+      const status = h("span", { class: "mg-status muted" }, t("mygames.loading"));
+      const forget = h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-ghost btn-small",
+          "aria-label": t("mygames.forget_label"),
+          title: t("mygames.forget_label"),
+          on: {
+            click: () => {
+              if (!confirm(t("mygames.forget_confirm"))) return;
+              store.remove(entry.room);
+              void renderMyGames(list, empty, store);
+            },
+          },
+        },
+        t("mygames.forget"),
+      );
+      const title = h("span", { class: "mg-title" }, t(`game.${entry.game}.title`) === `game.${entry.game}.title` ? entry.game ?? "?" : t(`game.${entry.game}.title`));
+      const who = h("span", { class: "mg-players muted small" }, "");
+      const link = h("a", { class: "mg-link", href: `/r/${encodeURIComponent(entry.room)}` }, title, who, status);
+      const item = h("li", { class: "mg-item", dataset: { room: entry.room } }, link, forget);
+      api
+        .roomState(entry.room, entry.token)
+        .then((state) => {
+          const summary = roomSummary(state, t);
+          status.textContent = summary.text;
+          status.className = `mg-status mg-${summary.kind}`;
+          item.classList.add(`mg-item-${summary.kind}`);
+          title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
+          who.textContent = seatNames(state.room.seats, t).join(" · ");
+          if (state.you != null && state.you !== entry.seat) store.set(entry.room, { token: entry.token, seat: state.you });
+        })
+        .catch((/** @type {any} */ err) => {
+          status.textContent = err?.status === 404 ? t("mygames.gone") : err?.status === 401 ? t("mygames.bad_token") : t("mygames.unreachable");
+          status.className = "mg-status mg-error";
+        });
+      return item;
+    }),
+  );
+}

@@ -1,0 +1,373 @@
+// @ts-check
+/**
+ * The room page (/r/{room}): seats, share link, board, log, chat, result. It
+ * knows no game: the renderer `games/<game>.js` is loaded by the room's game
+ * name and draws the board; its `describeMove` words the log.
+ */
+
+import * as api from "./api.js";
+import { byId, h, replace } from "./dom.js";
+import { bindLanguageSelect, initLanguage, lang, onLanguageChange, t } from "./i18n.js";
+import { mergeEvents } from "./messages.js";
+import { RoomSocket } from "./net.js";
+import { TurnSignal, askNotifications, notificationPermission } from "./notify.js";
+import { toast, toastError } from "./toast.js";
+import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
+import { renderChat } from "./room/chat.js";
+import { describeEvent } from "./room/log.js";
+import { seatNames } from "./room/names.js";
+import { renderResult } from "./room/result.js";
+import { renderClaimForm, renderSeats } from "./room/seats.js";
+import { renderShare } from "./room/share.js";
+
+/** @typedef {import("./messages.js").StateMessage} StateMessage */
+/** @typedef {import("./messages.js").RoomEvent} RoomEvent */
+/**
+ * What a game's renderer module exports.
+ * @typedef {object} GameModule
+ * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t}) => {update: (state: StateMessage) => void, destroy: () => void}} mount
+ * @property {import("./room/log.js").DescribeMove} [describeMove]
+ * @property {(result: any, names: string[], tr: typeof t) => string[]} [resultDetails]
+ */
+
+initLanguage();
+bindLanguageSelect(byId("lang"));
+
+const roomId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() ?? "");
+const seats = seatStore();
+
+// a resume link: keep the token, take it out of the address bar (and so out of history)
+const fromHash = tokenFromHash(location.hash);
+if (fromHash) {
+  seats.set(roomId, { token: fromHash });
+  history.replaceState(history.state, "", location.pathname + location.search + hashWithoutToken(location.hash));
+}
+
+let token = seats.get(roomId)?.token ?? null;
+/** @type {StateMessage|null} */
+let current = null;
+/** @type {RoomEvent[]} */
+let events = [];
+/** @type {GameModule|null} */
+let game = null;
+let gameName = "";
+/** @type {{update: (state: StateMessage) => void, destroy: () => void}|null} */
+let renderer = null;
+/** @type {number|null} */
+let claiming = null;
+let resultClosedFor = -1;
+/** @type {import("./api.js").GameInfo[]} */
+let games = [];
+let queue = Promise.resolve();
+
+const el = {
+  title: byId("room-title"),
+  sub: byId("room-sub"),
+  conn: byId("conn"),
+  notify: /** @type {HTMLButtonElement} */ (byId("notify-btn")),
+  gone: byId("gone"),
+  lobby: byId("lobby"),
+  result: byId("result"),
+  board: byId("board-root"),
+  seats: byId("seats"),
+  seatForm: byId("seat-form"),
+  share: byId("share"),
+  log: /** @type {HTMLOListElement} */ (byId("log")),
+  chatList: /** @type {HTMLOListElement} */ (byId("chat-list")),
+  chatForm: /** @type {HTMLFormElement} */ (byId("chat-form")),
+  chatInput: /** @type {HTMLInputElement} */ (byId("chat-input")),
+  chatNote: byId("chat-note"),
+};
+
+const gameTitle = () => (current ? titleOf(current.room.game, current.room.title) : "");
+/** @param {string} name @param {string} fallback */
+function titleOf(name, fallback) {
+  const key = `game.${name}.title`;
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+const signal = new TurnSignal(() => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"));
+
+const socket = new RoomSocket(roomId, token, {
+  onState: (msg) => {
+    queue = queue.then(() => receive(msg)).catch((err) => console.error(err));
+  },
+  onPresence: (msg) => {
+    if (!current) return;
+    msg.online.forEach((on, i) => {
+      const seat = current?.room.seats[i];
+      if (seat) seat.online = on;
+    });
+    renderSeatList();
+  },
+  onStatus: (status, reason) => showConnection(status, reason),
+  onError: (msg) => toastError(msg),
+  onBadToken: () => {
+    seats.remove(roomId);
+    token = null;
+    toast(t("net.bad_token"), { kind: "error" });
+  },
+});
+
+/** @param {import("./net.js").Status} status @param {string} [reason] */
+function showConnection(status, reason) {
+  el.conn.className = `conn conn-${status}`;
+  const text = /** @type {HTMLElement} */ (el.conn.querySelector(".conn-text"));
+  text.textContent = t(`net.${status}`);
+  el.conn.title = reason ? t(reason) : "";
+  el.conn.dataset.status = status;
+  if (status === "gone") {
+    el.gone.hidden = false;
+    el.lobby.hidden = true;
+    el.result.hidden = true;
+    el.board.replaceChildren();
+  }
+}
+
+/** Load the room's renderer once (by its game name). @param {string} name */
+async function loadGame(name) {
+  if (gameName === name) return; // loaded, or known to be missing
+  gameName = name;
+  try {
+    game = /** @type {GameModule} */ (await import(`./games/${encodeURIComponent(name)}.js`));
+  } catch (err) {
+    console.error(err);
+    game = null;
+    toast(t("room.no_renderer", { game: name }), { kind: "error" });
+    return;
+  }
+  const css = `/static/css/games/${encodeURIComponent(name)}.css`;
+  if (!document.querySelector(`link[href="${css}"]`)) {
+    document.head.append(h("link", { rel: "stylesheet", href: css }));
+  }
+}
+
+/** @param {StateMessage} msg */
+async function receive(msg) {
+  events = mergeEvents(events, msg.events);
+  await loadGame(msg.room.game);
+  current = msg;
+  if (msg.you != null && token) seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+  render();
+}
+
+/** Show a state that came back from a REST call (it carries no events). @param {StateMessage} msg */
+function adopt(msg) {
+  if (current && msg.seq < current.seq) return;
+  queue = queue.then(() => receive({ ...msg, events: [] }));
+}
+
+function names() {
+  return current ? seatNames(current.room.seats, t) : [];
+}
+
+function canStart() {
+  if (!current || current.you == null) return false;
+  return current.you === current.room.creator_seat || !!current.room.rules?.anyone_can_start;
+}
+
+function render() {
+  if (!current) return;
+  const { room, you } = current;
+  el.title.textContent = gameTitle();
+  el.sub.textContent = t(`room.status.${room.status}`, { n: room.game_no });
+  renderSeatList();
+  renderClaimForm(el.seatForm, claiming, {
+    t,
+    name: pref("name") ?? "",
+    onSubmit: claim,
+    onCancel: () => {
+      claiming = null;
+      render();
+    },
+  });
+  renderShare(el.share, { room: roomId, token, seated: you != null, t });
+  renderLobby();
+  renderBoard();
+  renderLog();
+  renderChat(el.chatList, events, { you, lang: lang() });
+  el.chatInput.disabled = you == null;
+  el.chatNote.hidden = you != null;
+  el.chatNote.textContent = t("chat.sit_to_chat");
+  const results = room.status === "finished" && current.result && resultClosedFor !== room.game_no;
+  if (results) {
+    renderResult(el.result, current, {
+      t,
+      lang: lang(),
+      names: names(),
+      canRematch: canStart(),
+      details: game?.resultDetails?.(current.result, names(), t) ?? [],
+      onRematch: start,
+      onClose: () => {
+        resultClosedFor = room.game_no;
+        el.result.hidden = true;
+      },
+    });
+  } else el.result.hidden = true;
+  const myTurn = room.status === "playing" && you != null && current.to_act.includes(you);
+  signal.update(myTurn, t("turn.notification_body", { game: gameTitle() }));
+  document.body.classList.toggle("my-turn", myTurn);
+  renderNotifyButton();
+}
+
+function renderSeatList() {
+  if (!current) return;
+  const room = current.room;
+  renderSeats(el.seats, current, {
+    t,
+    bots: games.find((g) => g.name === room.game)?.bots ?? [],
+    onTake: (seat) => {
+      claiming = seat;
+      render();
+    },
+    onSetBot: async (seat, bot) => {
+      try {
+        await api.setBot(roomId, seat, bot, token);
+      } catch (err) {
+        toastError(err);
+        render();
+      }
+    },
+  });
+}
+
+function renderLobby() {
+  if (!current) return;
+  const { room, you } = current;
+  if (room.status !== "lobby") {
+    el.lobby.hidden = true;
+    return;
+  }
+  const taken = room.seats.filter((s) => s.kind !== "empty").length;
+  const full = taken === room.players;
+  const host = names()[room.creator_seat] ?? "";
+  el.lobby.hidden = false;
+  replace(
+    el.lobby,
+    h("h2", {}, t("lobby_room.title")),
+    h("p", {}, t("lobby_room.seated", { taken, total: room.players })),
+    you == null
+      ? h("p", { class: "muted" }, full ? t("lobby_room.watching") : t("lobby_room.take_seat"))
+      : canStart()
+        ? h(
+            "div",
+            { class: "lobby-actions" },
+            h("button", { type: "button", id: "start", class: "btn btn-primary btn-large", disabled: !full, on: { click: start } }, t("lobby_room.start")),
+            full ? null : h("p", { class: "muted small" }, t("lobby_room.need_players")),
+          )
+        : h("p", { class: "muted" }, t("lobby_room.wait_host", { name: host })),
+  );
+}
+
+function renderBoard() {
+  if (!current || !game) return;
+  if (!current.view) {
+    renderer?.destroy();
+    renderer = null;
+    return;
+  }
+  if (!renderer) renderer = game.mount(el.board, { onMove: move, t });
+  renderer.update(current);
+}
+
+function renderLog() {
+  const lines = events.flatMap((e) => describeEvent(e, { names: names(), t, lang: lang(), describeMove: game?.describeMove ?? null }));
+  const stick = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
+  const shown = Number(el.log.dataset.count ?? 0);
+  if (shown > lines.length || el.log.dataset.lang !== lang()) {
+    el.log.replaceChildren();
+  }
+  const start = el.log.children.length;
+  for (const line of lines.slice(start)) {
+    el.log.append(h("li", { class: `log-${line.kind}`, dataset: { seq: line.seq } }, line.text));
+  }
+  el.log.dataset.count = String(lines.length);
+  el.log.dataset.lang = lang();
+  if (stick || start === 0) el.log.scrollTop = el.log.scrollHeight;
+}
+
+function renderNotifyButton() {
+  const permission = notificationPermission();
+  const seated = current?.you != null;
+  el.notify.hidden = !seated || permission === "unsupported" || permission === "granted" || permission === "denied";
+}
+
+/** @param {unknown} moveBody */
+async function move(moveBody) {
+  if (!current) throw new Error("no state yet");
+  try {
+    if (socket.open) await socket.move(current.seq, moveBody);
+    else adopt(await api.playMove(roomId, token, current.seq, moveBody));
+  } catch (err) {
+    toastError(err);
+    throw err;
+  }
+}
+
+async function start() {
+  try {
+    adopt(await api.startGame(roomId, token));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {number} seat @param {string} name */
+async function claim(seat, name) {
+  try {
+    const res = await api.claimSeat(roomId, seat, name, token);
+    token = res.token;
+    seats.set(roomId, { token: res.token, seat: res.seat, name });
+    pref("name", name);
+    claiming = null;
+    socket.setToken(token);
+    adopt(res.state);
+    toast(t("seat.claimed", { n: res.seat + 1 }), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+el.chatForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const text = el.chatInput.value.trim();
+  if (!text) return;
+  try {
+    if (socket.open) await socket.chat(text);
+    else await api.chat(roomId, token, text);
+    el.chatInput.value = "";
+  } catch (err) {
+    toastError(err);
+  }
+});
+
+el.notify.addEventListener("click", async () => {
+  const answer = await askNotifications();
+  if (answer === "granted") toast(t("turn.notify_on"), { kind: "success", timeout: 2500 });
+  else if (answer === "denied") toast(t("turn.notify_denied"), { kind: "error" });
+  renderNotifyButton();
+});
+
+onLanguageChange(() => {
+  renderer?.destroy();
+  renderer = null;
+  showConnection(socket.status);
+  render();
+  signal.refresh();
+});
+
+showConnection("connecting");
+api
+  .games()
+  .then((list) => {
+    games = list;
+    renderSeatList();
+  })
+  .catch(() => {
+    // without the list the host can still seat people; bot seats stay as they are
+  });
+socket.connect();
+window.addEventListener("pagehide", () => socket.close());
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted) socket.connect();
+});

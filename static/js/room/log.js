@@ -1,0 +1,97 @@
+// @ts-check
+/**
+ * The game log in plain words, built from the room's public events. Moves are
+ * described by the game's renderer (`describeMove`), so any game plugs in. Pure.
+ */
+
+import { botLabel } from "./names.js";
+
+/** @typedef {import("../messages.js").RoomEvent} RoomEvent */
+/** @typedef {import("../i18n.js").Translate} Translate */
+/** @typedef {(log: any, names: string[], t: Translate) => string|string[]} DescribeMove */
+
+/**
+ * @typedef {object} LogLine
+ * @property {number} seq
+ * @property {string} kind     the event kind (for styling)
+ * @property {string} text
+ * @property {string} [at]
+ */
+
+/**
+ * Names of the seats ranked first in a result.
+ * @param {{ranks?: number[]}|null|undefined} result
+ * @param {string[]} names
+ */
+export function winners(result, names) {
+  const ranks = result?.ranks ?? [];
+  return ranks.flatMap((rank, seat) => (rank === 1 ? [names[seat] ?? String(seat + 1)] : []));
+}
+
+/**
+ * @param {string[]} items
+ * @param {string} lang
+ */
+export function joinNames(items, lang) {
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+/**
+ * The lines one event adds to the log (chat goes to the chat panel: none here).
+ * @param {RoomEvent} event
+ * @param {{names: string[], t: Translate, lang: string, describeMove?: DescribeMove|null}} ctx
+ * @returns {LogLine[]}
+ */
+export function describeEvent(event, { names, t, lang, describeMove }) {
+  const who = /** @param {unknown} seat */ (seat) =>
+    typeof seat === "number" ? names[seat] ?? t("seat.numbered", { n: seat + 1 }) : "?";
+  /** @type {string[]} */
+  let texts;
+  switch (event.kind) {
+    case "room_created":
+      texts = [t("log.room_created", { name: event.name ?? who(event.creator_seat) })];
+      break;
+    case "seat_claimed":
+      texts = [t("log.seat_claimed", { name: event.name ?? who(event.seat), n: Number(event.seat) + 1 })];
+      break;
+    case "seat_bot":
+      texts = [
+        event.bot
+          ? t("log.seat_bot", { n: Number(event.seat) + 1, bot: botLabel(String(event.bot), t) })
+          : t("log.seat_freed", { n: Number(event.seat) + 1 }),
+      ];
+      break;
+    case "game_started":
+      texts = [t("log.game_started", { n: event.game_no ?? 1 })];
+      break;
+    case "move": {
+      const described = describeMove ? describeMove(event.log ?? {}, names, t) : null;
+      texts = described
+        ? Array.isArray(described)
+          ? described
+          : [described]
+        : [t("log.move", { name: who(event.log?.seat ?? event.seat) })];
+      break;
+    }
+    case "game_over": {
+      const top = winners(event.result, names);
+      texts = [
+        top.length === 1
+          ? t("log.game_over_winner", { name: top[0] })
+          : top.length > 1
+            ? t("log.game_over_tie", { names: joinNames(top, lang) })
+            : t("log.game_over"),
+      ];
+      break;
+    }
+    case "chat":
+      return [];
+    default:
+      texts = [];
+  }
+  return texts.map((text) => ({ seq: event.seq, kind: event.kind, text, at: event.at }));
+}

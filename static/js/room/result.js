@@ -1,0 +1,72 @@
+// @ts-check
+/** The result screen: ranks and scores per seat, the game's own details, and a rematch button. */
+
+import { h, replace } from "../dom.js";
+import { joinNames, winners } from "./log.js";
+
+/** @typedef {import("../messages.js").StateMessage} StateMessage */
+/** @typedef {import("../i18n.js").Translate} Translate */
+
+/**
+ * @param {HTMLElement} box
+ * @param {StateMessage} state
+ * @param {object} ctx
+ * @param {Translate} ctx.t
+ * @param {string} ctx.lang
+ * @param {string[]} ctx.names
+ * @param {boolean} ctx.canRematch
+ * @param {string[]} ctx.details   lines from the renderer's resultDetails, if any
+ * @param {() => void} ctx.onRematch
+ * @param {() => void} ctx.onClose
+ */
+export function renderResult(box, state, { t, lang, names, canRematch, details, onRematch, onClose }) {
+  const result = state.result;
+  if (!result) {
+    box.hidden = true;
+    return;
+  }
+  const top = winners(result, names);
+  const you = state.you;
+  const headline =
+    you != null && result.ranks[you] === 1 && top.length === 1
+      ? t("result.you_win")
+      : top.length === 1
+        ? t("result.winner", { name: top[0] })
+        : t("result.tie", { names: joinNames(top, lang) });
+  const order = result.scores.map((_, seat) => seat).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
+  const host = names[state.room.creator_seat] ?? "";
+  replace(
+    box,
+    h("p", { class: "result-kicker" }, t("result.game_over")),
+    h("h2", { id: "result-title" }, headline),
+    h(
+      "table",
+      { class: "result-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.rank")), h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col", class: "num" }, t("result.score")))),
+      h(
+        "tbody",
+        {},
+        order.map((seat) =>
+          h(
+            "tr",
+            { class: [result.ranks[seat] === 1 && "winner", seat === you && "you"], dataset: { seat } },
+            h("td", {}, result.ranks[seat] === 1 ? h("span", { class: "medal", "aria-hidden": "true" }, "★ ") : null, String(result.ranks[seat])),
+            h("td", {}, names[seat] ?? String(seat + 1), seat === you ? h("span", { class: "tag tag-you" }, t("seat.you")) : null),
+            h("td", { class: "num" }, String(result.scores[seat])),
+          ),
+        ),
+      ),
+    ),
+    details.length ? h("ul", { class: "result-details muted" }, details.map((line) => h("li", {}, line))) : null,
+    h(
+      "div",
+      { class: "result-actions" },
+      canRematch
+        ? h("button", { type: "button", class: "btn btn-primary", id: "rematch", on: { click: onRematch } }, t("result.rematch"))
+        : h("p", { class: "muted" }, t("result.wait_rematch", { name: host })),
+      h("button", { type: "button", class: "btn btn-ghost", on: { click: onClose } }, t("result.show_board")),
+    ),
+  );
+  box.setAttribute("aria-labelledby", "result-title");
+  box.hidden = false;
+}

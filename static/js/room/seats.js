@@ -1,0 +1,105 @@
+// @ts-check
+/** The seat list: who sits where, online or not, whose turn; take a free seat; bots for the host. */
+
+import { h } from "../dom.js";
+import { botLabel, seatName } from "./names.js";
+
+/** @typedef {import("../messages.js").StateMessage} StateMessage */
+/** @typedef {import("../i18n.js").Translate} Translate */
+
+/**
+ * @typedef {object} SeatActions
+ * @property {(seat: number) => void} onTake       show the form to take a free seat
+ * @property {(seat: number, bot: string|null) => void} onSetBot
+ */
+
+/**
+ * @param {HTMLElement} list
+ * @param {StateMessage} state
+ * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions} ctx
+ */
+export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
+  const { room, you } = state;
+  const canChange = room.status !== "playing";
+  const isHost = you != null && you === room.creator_seat;
+  list.replaceChildren(
+    ...room.seats.map((seat, i) => {
+      const name = seatName(seat, i, t);
+      const tags = [];
+      if (i === you) tags.push(h("span", { class: "tag tag-you" }, t("seat.you")));
+      if (i === room.creator_seat) tags.push(h("span", { class: "tag" }, t("seat.host")));
+      if (seat.kind === "bot") tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
+      /** @type {HTMLElement|null} */
+      let action = null;
+      if (canChange && seat.kind === "empty" && you == null) {
+        action = h("button", { type: "button", class: "btn btn-small btn-primary", on: { click: () => onTake(i) } }, t("seat.take", { n: i + 1 }));
+      }
+      if (canChange && isHost && seat.kind !== "human") {
+        const select = h(
+          "select",
+          {
+            class: "bot-select",
+            "aria-label": t("seat.bot_select", { n: i + 1 }),
+            on: { change: () => onSetBot(i, select.value || null) },
+          },
+          h("option", { value: "" }, t("seat.bot_none")),
+          bots.map((b) => h("option", { value: b.name }, botLabel(b.name, t))),
+        );
+        select.value = seat.bot ?? "";
+        action = h("span", { class: "seat-actions" }, action, select);
+      }
+      const online = seat.kind === "empty" ? null : seat.online;
+      return h(
+        "li",
+        {
+          class: ["seat", `seat-${seat.kind}`, seat.to_act && "to-act", i === you && "you"],
+          dataset: { seat: i },
+        },
+        h("span", {
+          class: ["online-dot", online ? "on" : "off"],
+          role: "img",
+          "aria-label": online === null ? t("seat.free") : online ? t("seat.online") : t("seat.offline"),
+          title: online === null ? t("seat.free") : online ? t("seat.online") : t("seat.offline"),
+        }),
+        h("span", { class: "seat-main" }, h("span", { class: ["seat-name", seat.kind === "empty" && "muted"] }, seat.kind === "empty" ? t("seat.free_numbered", { n: i + 1 }) : name), tags),
+        seat.to_act ? h("span", { class: "turn-marker" }, h("span", { "aria-hidden": "true" }, "▶ "), t("seat.to_act")) : null,
+        action,
+      );
+    }),
+  );
+}
+
+/**
+ * The form to take seat `seat`.
+ * @param {HTMLElement} box
+ * @param {number|null} seat   null: no form
+ * @param {{t: Translate, name: string, onSubmit: (seat: number, name: string) => void, onCancel: () => void}} ctx
+ */
+export function renderClaimForm(box, seat, { t, name, onSubmit, onCancel }) {
+  if (seat === null) {
+    box.replaceChildren();
+    return;
+  }
+  const input = h("input", { id: "claim-name", type: "text", maxlength: "40", required: true, autocomplete: "nickname", value: name });
+  const form = h(
+    "form",
+    {
+      class: "claim-form",
+      on: {
+        submit: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          const value = input.value.trim();
+          if (!value) {
+            input.focus();
+            return;
+          }
+          onSubmit(seat, value);
+        },
+      },
+    },
+    h("label", { for: "claim-name" }, t("seat.claim_label", { n: seat + 1 })),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn btn-primary" }, t("seat.claim_submit")), h("button", { type: "button", class: "btn btn-ghost", on: { click: onCancel } }, t("common.cancel"))),
+  );
+  box.replaceChildren(form);
+  input.focus();
+}

@@ -1,0 +1,89 @@
+// @ts-check
+/** The share link (watch or take a seat) and the personal resume link (carries your token). */
+
+import { h, replace } from "../dom.js";
+import { resumeLink, shareLink } from "../tokens.js";
+import { toast } from "../toast.js";
+
+/** @typedef {import("../i18n.js").Translate} Translate */
+
+/**
+ * Copy text, with a fallback for pages served over plain http (no Clipboard API there).
+ * @param {string} text
+ * @param {HTMLInputElement} input
+ */
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {string} value
+ * @param {Translate} t
+ * @param {string} copied  toast text
+ */
+function copyRow(id, label, value, t, copied) {
+  const input = h("input", { id, type: "text", readonly: true, value, class: "link-input", spellcheck: "false" });
+  input.addEventListener("focus", () => input.select());
+  return h(
+    "div",
+    { class: "copy-row" },
+    h("label", { for: id, class: "small" }, label),
+    h(
+      "div",
+      { class: "row" },
+      input,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          "aria-label": t("share.copy_label", { what: label }),
+          on: {
+            click: async () => {
+              const ok = await copyText(value, input);
+              toast(ok ? copied : t("share.copy_failed"), { kind: ok ? "success" : "error", timeout: 2500 });
+            },
+          },
+        },
+        t("share.copy"),
+      ),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} box
+ * @param {{room: string, token: string|null, seated: boolean, t: Translate}} ctx
+ */
+export function renderShare(box, { room, token, seated, t }) {
+  const key = `${room}|${token}|${seated}|${t("share.copy")}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const origin = location.origin;
+  replace(
+    box,
+    copyRow("share-link", t("share.link_label"), shareLink(origin, room), t, t("share.copied")),
+    h("p", { class: "muted small" }, t("share.hint")),
+    seated && token
+      ? h(
+          "details",
+          { class: "resume" },
+          h("summary", {}, t("share.resume_title")),
+          h("p", { class: "small" }, t("share.resume_text")),
+          copyRow("resume-link", t("share.resume_label"), resumeLink(origin, room, token), t, t("share.resume_copied")),
+        )
+      : null,
+  );
+}
