@@ -26,9 +26,11 @@ def get_engine(name: str) -> Engine[Any]:
 def _register_all() -> None:
     from engines.blokus import ENGINE as blokus
     from engines.m import ENGINE as m
+    from engines.maedn import ENGINE as maedn
 
     register(blokus)
     register(m)
+    register(maedn)
 
 
 _register_all()

@@ -1,0 +1,63 @@
+"""M, Martin Schlegel's card-laying game (2-6 players), behind the engine contract.
+
+The rules live in ``rules`` (with ``table`` for the geometry and ``scoring`` for
+the final count), the deck in ``cards``, the position in ``state``, what a seat
+sees in ``view``, the bots in ``bots``. This module only binds them to
+``engines.base.Engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import JSON, Bot, Engine
+from engines.m import rules
+from engines.m.bots import BOTS
+from engines.m.moves import parse
+from engines.m.state import State, dump, load
+from engines.m.view import log_line, result, view
+
+
+class MEngine(Engine[State]):
+    name = "m"
+    title = "M"
+    version = "1"
+    min_players = 2
+    max_players = 6
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        self.normalize_options(players, options)
+        return rules.new_game(players, seed)
+
+    def to_act(self, state: State) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[JSON]:
+        return [move.json() for move in rules.legal_moves(state, seat)]
+
+    def play(self, state: State, seat: int, move: Mapping[str, Any]) -> State:
+        return rules.play(state, seat, parse(move))
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        return view(state, seat)
+
+    def result(self, state: State) -> JSON | None:
+        return result(state)
+
+    def dump(self, state: State) -> JSON:
+        return dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return load(data)
+
+    def bots(self) -> Mapping[str, Bot[State]]:
+        return BOTS
+
+    def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
+        return log_line(before, seat, parse(move), after)
+
+
+ENGINE = MEngine()
+
+__all__ = ["ENGINE", "MEngine", "State"]

@@ -1,0 +1,354 @@
+"""DECISIONS.md, M part, items Scoring trigger to Score: one named test (or a few) per item."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engines.base import IllegalMove
+from engines.m import ENGINE
+from engines.m.cards import DECK
+from engines.m.state import State
+
+Builder = Callable[..., State]
+
+
+def ids(cards: tuple[int, ...]) -> list[str]:
+    return [DECK[c].id for c in cards]
+
+
+def place(card_id: str, at: tuple[int, int]) -> dict[str, Any]:
+    return {"type": "place", "card": card_id, "at": list(at)}
+
+
+def take(card_id: str) -> dict[str, Any]:
+    return {"type": "take", "card": card_id}
+
+
+def refused(state: State, seat: int, move: dict[str, Any]) -> IllegalMove:
+    with pytest.raises(IllegalMove) as excinfo:
+        ENGINE.play(state, seat, move)
+    assert not excinfo.value.malformed
+    assert move not in ENGINE.legal_moves(state, seat)
+    return excinfo.value
+
+
+# The rulebook's red 20 cube: fifth card of a lone row, two characteristics with (0, 4).
+LONE_ROW = {
+    (0, 0): "blue-10-circle",
+    (0, 1): "brown-40-cross",
+    (0, 2): "red-40-triangle",
+    (0, 4): "yellow-20-cube",
+}
+
+# A cross whose centre (2, 2) completes a row and a column that both qualify for red-20-cube.
+CROSS = {
+    (2, 0): "blue-0-a",
+    (2, 1): "red-20-triangle",  # colour and value: two
+    (2, 3): "brown-10-cube",
+    (2, 4): "brown-0-a",
+    (0, 2): "green-0-a",
+    (1, 2): "yellow-20-cube",  # value and symbol: two
+    (3, 2): "red-40-moebius",
+    (4, 2): "green-0-b",
+}
+
+
+ROW5 = {
+    (1, 0): "blue-10-cube",
+    (1, 1): "blue-20-cube",
+    (1, 2): "blue-30-cube",
+    (1, 3): "blue-40-cube",
+    (1, 4): "blue-10-triangle",
+}
+
+
+STUCK = {(0, 0): "blue-40-cube"}  # red-10-triangle shares nothing with it
+
+
+# --- Scoring trigger --------------------------------------------------------------
+
+
+def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
+    build: Builder,
+) -> None:
+    # five in a row, but only one characteristic with each neighbour in the row; the
+    # yellow 20 cube below shares two, yet it is not in the row and its column is short
+    row = {**LONE_ROW, (0, 4): "blue-20-circle", (1, 3): "yellow-20-cube"}
+    state = build(row, [["red-20-cube"], ["brown-0-a"], ["green-0-a"]])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert after.phase == "play" and ENGINE.to_act(after) == [1]
+    assert after.tokens == (8, 6, 4)  # three neighbours: two tokens
+
+
+def test_m_decision_trigger_needs_a_run_of_five_or_six(build: Builder) -> None:
+    short = {cell: c for cell, c in LONE_ROW.items() if cell != (0, 0)}
+    state = build(short, [["red-20-cube"], ["brown-0-a"]])
+    assert ENGINE.play(state, 0, place("red-20-cube", (0, 3))).phase == "play"
+    full = build(LONE_ROW, [["red-20-cube"], ["brown-0-a"]])
+    assert ENGINE.play(full, 0, place("red-20-cube", (0, 3))).phase == "take"
+
+
+def test_m_decision_trigger_both_lines_the_placer_chooses(build: Builder) -> None:
+    state = build(CROSS, [["blue-0-b"], ["red-20-cube"], ["brown-0-b"]], turn=1)
+    after = ENGINE.play(state, 1, place("red-20-cube", (2, 2)))
+    assert after.phase == "line"
+    assert ENGINE.to_act(after) == [1]
+    assert ENGINE.legal_moves(after, 1) == [
+        {"type": "line", "line": "row"},
+        {"type": "line", "line": "col"},
+    ]
+    assert ENGINE.view(after, 0)["expect"] == "line"
+    assert refused(after, 1, take("blue-0-a")).code == "wrong_phase"
+    col = ENGINE.play(after, 1, {"type": "line", "line": "col"})
+    assert col.phase == "take" and col.line == "col"
+    assert col.run == ((0, 2), (1, 2), (2, 2), (3, 2), (4, 2))
+    # the centre may go (diagonals hold the table), the inner ones may not
+    assert [m["card"] for m in ENGINE.legal_moves(col, 1)] == [
+        "green-0-a",
+        "red-20-cube",
+        "green-0-b",
+    ]
+
+
+# --- Scoring phase ----------------------------------------------------------------
+
+
+def test_m_decision_phase_placer_first_then_to_the_left(build: Builder) -> None:
+    state = build(LONE_ROW, [["green-0-a"], ["red-20-cube", "blue-0-a"], ["brown-0-a"]], turn=1)
+    state = ENGINE.play(state, 1, place("red-20-cube", (0, 3)))
+    order = []
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        order.append(seat)
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+    assert order == [1, 2, 0, 1]  # four takes leave the last card of five
+    assert len(state.grid) == 1
+    assert [len(c) for c in state.collections] == [1, 2, 1]
+
+
+def test_m_decision_phase_connectivity_rule(build: Builder) -> None:
+    # (2, 5) touches only (1, 4), corner to corner: taking (1, 4) would cut it off
+    row = ROW5
+    state = build(
+        {**row, (2, 5): "red-0-a"},
+        [["green-0-a"], ["brown-0-a"]],
+        phase="take",
+        line="row",
+        run=tuple(sorted(row)),
+        last=(1, 2),
+    )
+    assert refused(state, 0, take("blue-10-triangle")).code == "would_split"
+    assert refused(state, 0, take("blue-30-cube")).code == "would_split"
+    assert refused(state, 0, take("red-0-a")).code == "not_in_run"
+    assert [m["card"] for m in ENGINE.legal_moves(state, 0)] == ["blue-10-cube"]
+
+
+def test_m_decision_phase_ends_when_no_card_can_be_taken(build: Builder) -> None:
+    # (2, 0) leans on (1, 1) once (1, 0) is gone; (2, 5) leans on (1, 4): one take, then none
+    row = ROW5
+    state = build(
+        {**row, (2, 0): "red-0-a", (2, 5): "red-0-b"},
+        [["green-0-a"], ["brown-0-a"]],
+        pile=["yellow-0-a"],
+        phase="take",
+        line="row",
+        run=tuple(sorted(row)),
+        last=(1, 2),
+    )
+    assert [m["card"] for m in ENGINE.legal_moves(state, 0)] == ["blue-10-cube"]
+    after = ENGINE.play(state, 0, take("blue-10-cube"))
+    assert after.phase == "play"  # four cards of the run left, none may go
+    assert ids(after.hands[0]) == ["green-0-a", "yellow-0-a"]  # the placer draws
+    assert ENGINE.to_act(after) == [1]
+
+
+def test_m_decision_phase_ends_with_one_card_of_the_run_left(build: Builder) -> None:
+    state = build(LONE_ROW, [["red-20-cube"], ["brown-0-a"]], pile=["blue-0-a"])
+    state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    for seat in (0, 1, 0):
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+        assert state.phase == "take"
+    state = ENGINE.play(state, 1, ENGINE.legal_moves(state, 1)[0])
+    assert state.phase == "play" and len(state.grid) == 1
+
+
+# --- Turn order -------------------------------------------------------------------
+
+
+def test_m_decision_turn_order_place_tokens_draw_then_left(build: Builder) -> None:
+    state = build(
+        {(0, 1): "red-30-triangle", (1, 2): "green-40-circle"},
+        [["blue-0-a"], ["green-20-triangle"], ["brown-0-a"]],
+        pile=["yellow-0-a", "yellow-0-b"],
+        turn=1,
+    )
+    after = ENGINE.play(state, 1, place("green-20-triangle", (1, 1)))
+    assert after.tokens == (5, 7, 6)  # seat 0 is seat 1's right
+    assert ids(after.hands[1]) == ["yellow-0-a"]
+    assert ENGINE.to_act(after) == [2]
+    line = ENGINE.log_line(state, 1, place("green-20-triangle", (1, 1)), after)
+    assert line["drew"] is True and line["scoring"] is None
+
+
+def test_m_decision_turn_order_after_a_scoring_phase_the_placer_draws(build: Builder) -> None:
+    state = build(
+        LONE_ROW,
+        [["blue-0-a"], ["red-20-cube"], ["brown-0-a"]],
+        pile=["yellow-0-a"],
+        turn=1,
+    )
+    state = ENGINE.play(state, 1, place("red-20-cube", (0, 3)))
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[-1])
+    assert ids(state.hands[1]) == ["yellow-0-a"]
+    assert ENGINE.to_act(state) == [2]
+
+
+def test_m_decision_turn_order_seats_play_in_increasing_order() -> None:
+    state = ENGINE.new_game(4, 5)
+    seen = []
+    while len(seen) < 8 and state.phase == "play":
+        seat = ENGINE.to_act(state)[0]
+        seen.append(seat)
+        moves = [m for m in ENGINE.legal_moves(state, seat) if m["type"] == "place"]
+        move = moves[0] if moves else ENGINE.legal_moves(state, seat)[0]
+        state = ENGINE.play(state, seat, move)
+        while state.phase in ("line", "take"):
+            actor = ENGINE.to_act(state)[0]
+            state = ENGINE.play(state, actor, ENGINE.legal_moves(state, actor)[0])
+    assert seen == [0, 1, 2, 3, 0, 1, 2, 3][: len(seen)]
+
+
+# --- Empty hands ------------------------------------------------------------------
+
+
+def test_m_decision_empty_hands_are_skipped_and_pay_nothing(build: Builder) -> None:
+    state = build(
+        {(0, 0): "blue-30-cube"},
+        [["brown-30-triangle", "blue-0-a"], [], ["green-30-cross"]],
+        pile=[],
+    )
+    after = ENGINE.play(state, 0, place("brown-30-triangle", (0, 1)))
+    assert ENGINE.to_act(after) == [2]  # seat 1 holds nothing
+    assert after.tokens == state.tokens
+
+
+def test_m_decision_empty_hands_still_pay_for_placements_and_take_in_phases(
+    build: Builder,
+) -> None:
+    # Judgement: "pays nothing" means being skipped costs no token (it is not a pass);
+    # the token rule only looks past a player who has run out of tokens, and a scoring
+    # phase goes round every seat in turn order, hand or no hand.
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["green-0-a"], []], pile=[])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert after.tokens == (7, 6, 5)  # seat 2, on the right, pays though its hand is empty
+    takers = []
+    while after.phase == "take":
+        seat = ENGINE.to_act(after)[0]
+        takers.append(seat)
+        after = ENGINE.play(after, seat, ENGINE.legal_moves(after, seat)[0])
+    assert takers == [0, 1, 2, 0]
+    assert len(after.collections[2]) == 1  # and takes a card
+
+
+# --- End --------------------------------------------------------------------------
+
+
+def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -> None:
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["brown-0-a"]], pile=[])
+    state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert ENGINE.view(state, 1)["scoring"]["final"] is True
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+    assert state.phase == "over" and state.ended == "final_scoring"
+    assert ENGINE.to_act(state) == [] and ENGINE.result(state) is not None
+
+
+def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) -> None:
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["brown-0-a"]], pile=["green-0-a"])
+    state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert ENGINE.view(state, 1)["scoring"]["final"] is False
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+    assert state.phase == "play" and not state.pile  # the placer drew the last card
+    assert ids(state.hands[0]) == ["blue-0-a", "green-0-a"]
+
+
+def test_m_decision_end_b_every_hand_empty(build: Builder) -> None:
+    state = build({(0, 0): "blue-30-cube"}, [["brown-30-triangle"], []], pile=[])
+    after = ENGINE.play(state, 0, place("brown-30-triangle", (0, 1)))
+    assert after.phase == "over" and after.ended == "hands_empty"
+    assert ENGINE.log_line(state, 0, place("brown-30-triangle", (0, 1)), after)["ended"] == (
+        "hands_empty"
+    )
+
+
+def test_m_decision_end_c_everyone_holding_cards_passed_a_round(build: Builder) -> None:
+    state = build(STUCK, [["red-10-triangle"], [], ["red-20-triangle"]], pile=[], tokens=[6, 6, 6])
+    once = ENGINE.play(state, 0, {"type": "pass"})
+    assert once.phase == "play" and ENGINE.to_act(once) == [2]
+    twice = ENGINE.play(once, 2, {"type": "pass"})
+    assert twice.phase == "over" and twice.ended == "all_passed"
+
+
+def test_m_decision_end_c_a_placement_restarts_the_round(build: Builder) -> None:
+    state = build(
+        {(0, 0): "blue-40-cube"},
+        [["red-10-triangle"], ["blue-0-a", "green-0-a"]],
+        pile=[],
+    )
+    state = ENGINE.play(state, 0, {"type": "pass"})
+    state = ENGINE.play(state, 1, place("blue-0-a", (0, 1)))
+    state = ENGINE.play(state, 0, {"type": "pass"})
+    assert state.phase == "play"
+
+
+def test_m_decision_end_safety_net_two_rounds_without_a_placement(build: Builder) -> None:
+    state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"], ["red-30-triangle"]])
+    for step in range(6):
+        assert state.phase == "play", step
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, {"type": "pass"})
+    assert state.phase == "over" and state.ended == "stalled"
+    assert state.pile  # it ends with cards left in the pile
+
+
+# --- Score ------------------------------------------------------------------------
+
+
+def test_m_decision_score_tokens_best_two_colours_minus_the_rest(build: Builder) -> None:
+    state = build(
+        {(0, 0): "blue-30-cube"},
+        [["red-0-a"], ["red-0-b"], ["blue-0-b"]],
+        tokens=[5, 6, 7],
+        collections=[
+            ["blue-40-cube", "red-30-cube", "green-10-cross", "green-30-cross"],
+            ["brown-40-cube", "brown-10-cube"],
+            ["yellow-10-cube"],
+        ],
+        phase="over",
+        ended="stalled",
+    )
+    result = ENGINE.result(state)
+    # seat 0: 50 + blue 40 + green 40 - red 30; seat 1: 60 + 50 = 110; seat 2: 70 + 10
+    assert result == {"scores": [100, 110, 80], "ranks": [2, 1, 3]}
+    preview = ENGINE.view(state, None)["scores"][0]
+    assert preview["best"] == ["blue", "green"] and preview["colours"]["red"] == 30
+
+
+def test_m_decision_score_equal_totals_share_a_rank(build: Builder) -> None:
+    state = build(
+        {(0, 0): "blue-30-cube"},
+        [["red-0-a"], ["red-0-b"], ["blue-0-b"]],
+        tokens=[6, 7, 5],
+        collections=[["blue-10-cube"], [], ["red-20-cube"]],
+        phase="over",
+        ended="stalled",
+    )
+    assert ENGINE.result(state) == {"scores": [70, 70, 70], "ranks": [1, 1, 1]}
