@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from app.config import Settings, get_settings
 from app.errors import ApiError
 from app.migrate import upgrade
 from app.services import Services
+from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -34,6 +36,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services = Services.build(settings)
         app.state.services = services
         await services.start()
+        await asyncio.to_thread(warm_engines)
+        # what exists now lives as long as the process: keep full collections off it
+        gc.freeze()
         try:
             yield
         finally:
@@ -62,6 +67,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
+
+
+def warm_engines() -> None:
+    """Build each engine's tables now, not on the first player's move."""
+    for engine in ENGINES.values():
+        for players in engine.player_counts():
+            engine.new_game(players, 0)
+        for opt in engine.options:
+            for choice in opt.choices:
+                for players in engine.player_counts({opt.name: choice}):
+                    engine.legal_moves(engine.new_game(players, 0, {opt.name: choice}), 0)
 
 
 def _errors(app: FastAPI) -> None:

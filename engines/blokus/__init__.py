@@ -1,0 +1,126 @@
+"""Blokus behind the engine contract: options, dict moves, snapshots, views, bots.
+
+The rules live in ``rules`` (fast, in placement ids), the pieces and placement
+tables in ``pieces``, what a seat sees in ``view``, the bots in ``bots``. Blokus
+has no chance and nothing hidden, so the game seed is not kept in the state
+(DESIGN.md: the seed never reaches a view; here it never reaches the state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import JSON, BadOptions, Bot, Engine, Option
+from engines.blokus import bots, rules, view
+from engines.blokus.pieces import placements
+from engines.blokus.rules import LAYOUTS, State
+
+DUO = "duo"
+
+
+class BlokusEngine(Engine[State]):
+    """Classic Blokus for 2-4 players on 20x20, or Blokus Duo for 2 on 14x14."""
+
+    name = "blokus"
+    title = "Blokus"
+    version = "1"
+    min_players = 2
+    max_players = 4
+    options = (
+        Option(
+            "variant",
+            "choice",
+            "classic",
+            ("classic", DUO),
+            "Classic: 20x20, four colours. Duo: 14x14, two colours, two players.",
+        ),
+        Option(
+            "free_corners",
+            "bool",
+            False,
+            description="A colour's first piece may cover any start point nobody has covered.",
+        ),
+    )
+
+    def player_counts(self, options: Mapping[str, Any] | None = None) -> list[int]:
+        """Duo is for exactly two players; classic for two, three or four."""
+        if options and options.get("variant") == DUO:
+            return [2]
+        return super().player_counts(options)
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        opts = self.normalize_options(players, options)
+        if opts["variant"] == DUO and players != 2:
+            raise BadOptions(
+                f"Blokus Duo is played by exactly 2 players, not {players}.", code="bad_players"
+            )
+        return rules.new_state(opts["variant"], players, opts["free_corners"])
+
+    def to_act(self, state: State) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[JSON]:
+        if seat not in rules.to_act(state):
+            return []
+        table = state.table
+        names, xy = table.name, table.xy
+        return [
+            {"piece": names[pid], "cells": [[r, c] for r, c in xy[pid]]}
+            for pid in rules.legal_placements(state)
+        ]
+
+    def play(self, state: State, seat: int, move: Mapping[str, Any]) -> State:
+        pid = rules.parse_move(state.table, move)
+        rules.check_placement(state, seat, pid)
+        return rules.place(state, pid)
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        return view.view(state, seat)
+
+    def result(self, state: State) -> JSON | None:
+        return view.result(state)
+
+    def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
+        return view.log_line(before, seat, after)
+
+    def dump(self, state: State) -> JSON:
+        table = state.table
+        return {
+            "variant": state.variant,
+            "players": state.players,
+            "free_corners": state.free_corners,
+            "placed": [
+                [{"piece": table.name[pid], "cells": table.coords(pid)} for pid in ids]
+                for ids in state.placed
+            ],
+            "out": list(state.out),
+            "turn": state.turn,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        variant = data["variant"]
+        if variant not in LAYOUTS:
+            raise ValueError(f"Unknown Blokus variant {variant!r} in a snapshot.")
+        table = placements(LAYOUTS[variant].size)
+        placed = tuple(
+            tuple(rules.parse_move(table, move) for move in ids) for ids in data["placed"]
+        )
+        out = tuple(bool(flag) for flag in data["out"])
+        colours = len(LAYOUTS[variant].colours)
+        if not len(placed) == len(out) == colours:
+            raise ValueError("A Blokus snapshot needs one entry per colour.")
+        turn = data["turn"]
+        if turn is not None and not (isinstance(turn, int) and 0 <= turn < colours):
+            raise ValueError(f"A Blokus snapshot names no colour to move: {turn!r}.")
+        return rules.rebuild(
+            variant, int(data["players"]), bool(data["free_corners"]), placed, out, turn
+        )
+
+    def bots(self) -> Mapping[str, Bot[State]]:
+        return bots.BOTS
+
+
+ENGINE = BlokusEngine()
+
+__all__ = ["ENGINE", "BlokusEngine", "State"]

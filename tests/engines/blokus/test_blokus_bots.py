@@ -1,0 +1,64 @@
+"""The bots: legal, deterministic, and the strong one beats the random one."""
+
+from __future__ import annotations
+
+from engines.blokus import BlokusEngine, bots, rules
+from engines.blokus.rules import State
+
+
+def _duel(game: int, variant: str = "classic") -> bool:
+    """One two-player game, strong bot in seat ``game % 2``: did it win outright?"""
+    strong = game % 2
+    state = rules.new_state(variant, 2, False)
+    move = 0
+    while state.turn is not None:
+        seed = game * 1000 + move
+        if rules.controller(state, state.turn) == strong:
+            pid = bots.strong_placement(state, seed)
+        else:
+            pid = bots.random_placement(state, seed)
+        state = rules.place(state, pid)
+        move += 1
+    scores = rules.seat_scores(state)
+    return scores[strong] > scores[1 - strong]
+
+
+def test_strong_bot_beats_random_bot() -> None:
+    assert sum(_duel(game) for game in range(10)) >= 8
+
+
+def test_strong_bot_beats_random_bot_in_duo() -> None:
+    assert sum(_duel(game, "duo") for game in range(6)) >= 5
+
+
+def test_bots_choose_legal_moves_and_repeat_themselves(
+    engine: BlokusEngine, positions: list[State]
+) -> None:
+    for state in positions[::15]:
+        if state.turn is None:
+            continue
+        seat = engine.to_act(state)[0]
+        legal = engine.legal_moves(state, seat)
+        for bot in engine.bots().values():
+            move = bot.choose(state, seat, 12)
+            assert move in legal
+            assert bot.choose(state, seat, 12) == move
+
+
+def test_random_bot_depends_on_seed_and_position(engine: BlokusEngine) -> None:
+    state = engine.new_game(4, 1)
+    bot = engine.bots()["random"]
+    assert len({str(bot.choose(state, 0, seed)) for seed in range(20)}) > 5
+    other = engine.play(state, 0, {"piece": "I1", "cells": [[0, 0]]})
+    assert bots.stream(state, 3) != bots.stream(other, 3)
+
+
+def test_bots_refuse_a_seat_not_to_move(engine: BlokusEngine) -> None:
+    state = engine.new_game(4, 1)
+    for bot in engine.bots().values():
+        try:
+            bot.choose(state, 2, 1)
+        except ValueError as error:
+            assert "not to move" in str(error)
+        else:
+            raise AssertionError(f"{bot.name} moved for a seat not to act")
