@@ -362,7 +362,8 @@ def check_placement(state: State, seat: int, pid: int) -> None:
     table = state.table
     piece = table.name[pid]
     if state.forbidden[colour] & piece_bit(table.size, table.piece[pid]):
-        raise _malformed(f"{name.capitalize()} has already placed {piece}.", "piece_used")
+        # well-formed, but the position forbids it: a stale client sees 422, not 400
+        raise IllegalMove(f"{name.capitalize()} has already placed {piece}.", code="piece_used")
     cells = table.cell_mask[pid]
     taken = 0
     for mask in state.occupied:

@@ -54,7 +54,6 @@ F_AT_1_1 = [[1, 1], [1, 2], [2, 0], [2, 1], [3, 1]]
         ({"piece": "F", "cells": [[1, 1], [1, 2], [1, 3], [1, 4], [2, 4]]}, "wrong_shape"),
         ({"piece": "F", "cells": [[1, 1], [1, 2], [1, 3]]}, "wrong_shape"),
         ({"piece": "I2", "cells": [[1, 1], [2, 2]]}, "wrong_shape"),
-        ({"piece": "I1", "cells": [[1, 1]]}, "piece_used"),
     ],
 )
 def test_malformed_moves_have_their_own_codes(
@@ -71,6 +70,7 @@ def test_malformed_moves_have_their_own_codes(
     ("seat", "move", "code"),
     [
         (0, {"piece": "I2", "cells": [[0, 19], [1, 19]]}, "overlap"),
+        (0, {"piece": "I1", "cells": [[1, 1]]}, "piece_used"),
         (0, {"piece": "I2", "cells": [[0, 1], [0, 2]]}, "edge_contact"),
         (0, {"piece": "I2", "cells": [[5, 5], [5, 6]]}, "no_corner_contact"),
         (1, {"piece": "I2", "cells": [[1, 1], [1, 2]]}, "not_your_turn"),
