@@ -5,6 +5,7 @@ import en from "../js/locales/en.js";
 import de from "../js/locales/de.js";
 import fr from "../js/locales/fr.js";
 import blokus from "../js/games/blokus/strings.js";
+import m from "../js/games/m/strings.js";
 import { detectLanguage, format, translate } from "../js/i18n.js";
 
 /** @typedef {Record<string, string | Record<string, string>>} Table */
@@ -13,6 +14,7 @@ import { detectLanguage, format, translate } from "../js/i18n.js";
 const BUNDLES = [
   ["pages", { en, de, fr }],
   ["blokus", blokus],
+  ["m", m],
 ];
 
 /** @param {string | Record<string, string>} entry */

@@ -1,0 +1,131 @@
+// @ts-check
+/**
+ * M in words: card names, the log lines of moves (engines/m/view.py log_line),
+ * the status line. Pure: the translation function comes in.
+ */
+
+/** @typedef {import("../../i18n.js").Translate} Translate */
+/** @typedef {import("./score.js").Card} Card */
+/** @typedef {import("./moves.js").LegalMoves} LegalMoves */
+
+/**
+ * A seat's name, or "Seat 2".
+ * @param {string[]} names
+ * @param {number|null|undefined} seat
+ * @param {Translate} t
+ */
+export function nameOf(names, seat, t) {
+  if (seat == null) return "?";
+  return names[seat] ?? t("seat.numbered", { n: seat + 1 });
+}
+
+/**
+ * "red 20 cube", "red 0": a card's name inside a sentence.
+ * @param {Card|null|undefined} card
+ * @param {Translate} t
+ */
+export function cardName(card, t) {
+  if (!card) return "?";
+  const colour = t(`m.adj.${card.colour}`);
+  return card.symbol
+    ? t("m.card", { colour, value: card.value, symbol: t(`m.symbol.${card.symbol}`) })
+    : t("m.card_blank", { colour, value: card.value });
+}
+
+/**
+ * "Red", "Braun": a colour's name on its own.
+ * @param {string} colour
+ * @param {Translate} t
+ */
+export function colourName(colour, t) {
+  return t(`m.colour.${colour}`);
+}
+
+/**
+ * "row" or "column" in the page's language.
+ * @param {string|null|undefined} line
+ * @param {Translate} t
+ */
+export function lineName(line, t) {
+  return t(line === "col" ? "m.line.col" : "m.line.row");
+}
+
+/**
+ * The log lines of one move. A swap never says which card went under the pile
+ * (the log does not know either).
+ * @param {any} log
+ * @param {string[]} names
+ * @param {Translate} t
+ * @returns {string[]}
+ */
+export function describeMove(log, names, t) {
+  const name = nameOf(names, log?.seat, t);
+  /** @type {string[]} */
+  const lines = [];
+  switch (log?.type) {
+    case "place": {
+      lines.push(t("m.log.placed", { name, card: cardName(log.card, t) }));
+      const tokens = log.tokens ?? {};
+      const paid = /** @type {{seat: number, tokens: number}[]} */ (tokens.paid_by ?? []);
+      if (tokens.earned > 0) {
+        const from =
+          paid.length === 1
+            ? nameOf(names, paid[0].seat, t)
+            : paid.map((p) => t("m.log.payer", { name: nameOf(names, p.seat, t), count: p.tokens })).join(", ");
+        lines.push(t("m.log.earned", { name, count: tokens.earned, from }));
+      }
+      if (tokens.lost > 0) lines.push(t("m.log.lost", { count: tokens.lost }));
+      if (log.scoring === "row" || log.scoring === "col") lines.push(t("m.log.scoring", { line: lineName(log.scoring, t) }));
+      else if (log.scoring === "choose") lines.push(t("m.log.scoring_choose", { name }));
+      break;
+    }
+    case "pass":
+      lines.push(log.gave ? t("m.log.passed_gave", { name, to: nameOf(names, log.gave.seat, t) }) : t("m.log.passed", { name }));
+      if (log.swapped) lines.push(t("m.log.swapped", { name }));
+      break;
+    case "line":
+      lines.push(t("m.log.line", { name, line: lineName(log.line, t) }));
+      break;
+    case "take":
+      lines.push(t("m.log.took", { name, card: cardName(log.card, t) }));
+      if (log.phase_over && !log.ended) lines.push(t("m.log.scoring_over"));
+      break;
+    default:
+      lines.push(t("log.move", { name }));
+  }
+  if (log?.ended) lines.push(endReason(log.ended, t));
+  return lines;
+}
+
+/**
+ * Why the game ended, as a sentence.
+ * @param {string|null|undefined} reason  final_scoring | hands_empty | all_passed | stalled
+ * @param {Translate} t
+ */
+export function endReason(reason, t) {
+  const known = ["final_scoring", "hands_empty", "all_passed", "stalled"];
+  return t(`m.ended.${known.includes(String(reason)) ? reason : "other"}`);
+}
+
+/**
+ * The status line: whose turn it is and what they do.
+ * @param {any} view
+ * @param {number|null} you
+ * @param {string[]} names
+ * @param {LegalMoves} moves  your legal moves (empty when it is not your turn)
+ * @param {Translate} t
+ */
+export function statusText(view, you, names, moves, t) {
+  if (view.phase === "over") return endReason(view.ended, t);
+  const actor = view.to_act?.[0];
+  const mine = you != null && actor === you && moves.any;
+  const name = nameOf(names, actor, t);
+  if (view.phase === "line") return mine ? t("m.status.line_you") : t("m.status.line", { name });
+  if (view.phase === "take") {
+    const line = lineName(view.scoring?.line, t);
+    return mine ? t("m.status.take_you", { line }) : t("m.status.take", { line, name });
+  }
+  if (!mine) return t("m.status.play", { name });
+  if (!moves.canPlace) return t("m.status.play_you_stuck");
+  return moves.canPass ? t("m.status.play_you") : t("m.status.play_you_place");
+}
