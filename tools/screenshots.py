@@ -74,6 +74,23 @@ class Table:
                 headers=self.auth(seat),
             ).raise_for_status()
 
+    def play_randomly(self, moves: int, rng: random.Random, prefer: str | None = None) -> None:
+        """Any game: a random legal move each time, taking ``prefer``-type moves when offered."""
+        for _ in range(moves):
+            acting = self.state()["to_act"]
+            if not acting:
+                return
+            seat = acting[0]
+            state = self.state(seat)
+            options = [m for m in state["legal_moves"] if m.get("type") == prefer] or state[
+                "legal_moves"
+            ]
+            self.http.post(
+                f"/api/rooms/{self.room}/moves",
+                json={"seq": state["seq"], "move": rng.choice(options)},
+                headers=self.auth(seat),
+            ).raise_for_status()
+
     def play_until(self, seat: int, rng: random.Random) -> None:
         """Keep playing until ``seat`` is to move."""
         for _ in range(200):
@@ -180,6 +197,7 @@ def capture(base: str, http: httpx.Client, rng: random.Random) -> None:
             page.locator("#result:not([hidden])").wait_for()
             page.wait_for_timeout(300)
             page.screenshot(path=OUT / "result.png")
+            capture_card_games(base, http, rng, page)
             desktop.close()
 
             phone = browser.new_context(
@@ -201,6 +219,33 @@ def capture(base: str, http: httpx.Client, rng: random.Random) -> None:
             phone.close()
         finally:
             browser.close()
+
+
+def capture_card_games(base: str, http: httpx.Client, rng: random.Random, page: Page) -> None:
+    """An M table and a MÄDN table in the middle of a game, Anna to move."""
+    m = Table(http, {"game": "m", "players": 3, "name": "Anna"}, ["Ben", "Chloé"])
+    m.start()
+    m.play_randomly(14, rng, prefer="place")
+    for _ in range(20):
+        if m.state()["to_act"] == [0]:
+            break
+        m.play_randomly(1, rng, prefer="place")
+    maedn = Table(http, {"game": "maedn", "players": 3, "name": "Anna"}, ["Ben", "Chloé"])
+    maedn.start()
+    maedn.play_randomly(24, rng, prefer="extend")
+    for _ in range(20):
+        if maedn.state()["to_act"] == [0]:
+            break
+        maedn.play_randomly(1, rng, prefer="extend")
+    sign_in(page, base, [(m, 0), (maedn, 0)])
+    for table, root, name in [
+        (m, ".mm-root", "m-desktop.png"),
+        (maedn, ".md-root", "maedn-desktop.png"),
+    ]:
+        page.goto(f"{base}/r/{table.room}")
+        page.locator(root).wait_for()
+        page.wait_for_timeout(500)
+        page.screenshot(path=OUT / name)
 
 
 if __name__ == "__main__":
