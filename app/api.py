@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
 
 from app.errors import ApiError
-from app.rooms import RoomRules
+from app.rooms import RoomRules, seat_in
+from app.roomstate import RoomState
 from app.schemas import (
     Chat,
     ClaimedSeat,
@@ -70,11 +71,10 @@ def _client(request: Request, svc: Services) -> str:
     return request.client.host if request.client else "unknown"
 
 
-async def _state(svc: Services, room_id: str, seat: int | None) -> dict[str, Any]:
-    state = await svc.rooms.load(room_id)
-    seats = await svc.rooms.seats(room_id)
-    online = await svc.presence.online(room_id, state.room.players)
-    return seat_state(state, seats, online, seat)
+async def _state(svc: Services, state: RoomState, seat: int | None) -> dict[str, Any]:
+    """The state message for ``seat`` from a state the caller has in hand."""
+    online = await svc.presence.online(state.room.id, state.room.players)
+    return seat_state(state, state.seat_records(), online, seat)
 
 
 @router.get("/games", summary="The games, their player counts and options")
@@ -109,24 +109,24 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
         seat=body.seat,
         token=token,
         url=f"{base}/r/{state.room.id}",
-        state=await _state(svc, state.room.id, body.seat),
+        state=await _state(svc, state, body.seat),
     )
 
 
 @router.get("/rooms/{room}", summary="Seats, status and seq of a room")
 async def get_room(room: str, svc: Svc) -> dict[str, Any]:
     state = await svc.rooms.load(room)
-    seats = await svc.rooms.seats(room)
     online = await svc.presence.online(room, state.room.players)
-    return room_info(state, seats, online)
+    return room_info(state, state.seat_records(), online)
 
 
 @router.post("/rooms/{room}/seats/{seat}", summary="Claim a free seat", response_model=ClaimedSeat)
 async def claim_seat(room: str, seat: int, body: ClaimSeat, svc: Svc, token: Token) -> ClaimedSeat:
-    _, new_token = await svc.rooms.claim(room, seat, _name(svc, body.name), token)
-    seat_now = await svc.rooms.seat_of(room, new_token)
+    state, new_token = await svc.rooms.claim(room, seat, _name(svc, body.name), token)
+    # the room may have started (and shuffled) the moment the last seat filled
+    seat_now = seat_in(state, new_token)
     assert seat_now is not None
-    return ClaimedSeat(seat=seat_now, token=new_token, state=await _state(svc, room, seat_now))
+    return ClaimedSeat(seat=seat_now, token=new_token, state=await _state(svc, state, seat_now))
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot", summary="Make a free seat a bot (or free it)")
@@ -137,24 +137,24 @@ async def set_bot(room: str, seat: int, body: SetBot, svc: Svc, token: Token) ->
 
 @router.post("/rooms/{room}/start", summary="Start the game, or a rematch")
 async def start(room: str, svc: Svc, token: Token, body: StartGame | None = None) -> dict[str, Any]:
-    await svc.rooms.start(room, token, body.shuffle if body else None)
-    return await _state(svc, room, await svc.rooms.seat_of(room, token))
+    state = await svc.rooms.start(room, token, body.shuffle if body else None)
+    return await _state(svc, state, seat_in(state, token))
 
 
 @router.get("/rooms/{room}/state", summary="The caller's view of the room")
 async def get_state(room: str, svc: Svc, token: Token) -> dict[str, Any]:
-    await svc.rooms.load(room)
-    return await _state(svc, room, await svc.rooms.seat_of(room, token))
+    state = await svc.rooms.load(room)
+    return await _state(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/moves", summary="Play a move")
 async def play_move(room: str, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
-    await svc.rooms.load(room)
-    seat = await svc.rooms.seat_of(room, token)
+    state = await svc.rooms.load(room)
+    seat = seat_in(state, token)
     if seat is None:
         raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
-    await svc.rooms.move_as(room, seat, body.seq, body.move)
-    return await _state(svc, room, seat)
+    state = await svc.rooms.move_as(room, seat, body.seq, body.move, state)
+    return await _state(svc, state, seat)
 
 
 @router.post("/rooms/{room}/chat", summary="Say something to the room")

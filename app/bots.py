@@ -49,7 +49,7 @@ class BotRunner:
 
     def notice(self, state: RoomState) -> None:
         """A commit happened: start (or re-arm) the room's bot task if a bot may act."""
-        if self._closed or state.status != "playing":
+        if self._closed or not state.bots_to_act():
             return
         self.kick(state.room.id)
 
@@ -80,17 +80,15 @@ class BotRunner:
 
     async def _step(self, room_id: str) -> bool:
         state = await self.rooms.load(room_id)
-        if state.status != "playing" or state.game is None:
-            return False
-        seats = await self.rooms.seats(room_id)
-        bots = {s.seat: s.bot for s in seats if s.bot}
-        engine = state.engine
-        acting = [seat for seat in engine.to_act(state.game) if seat in bots]
+        acting = state.bots_to_act()
         if not acting:
             return False
+        engine = state.engine
         if self.delay:
             await asyncio.sleep(self.delay)
         seat = acting[0]
+        bot = state.seats[seat].bot
+        assert bot is not None  # bots_to_act lists bot seats only
         loop = asyncio.get_running_loop()
         move: dict[str, Any] = await loop.run_in_executor(
             self._executor,
@@ -98,7 +96,7 @@ class BotRunner:
             engine.name,
             engine.dump(state.game),
             seat,
-            bots[seat],
+            bot,
             bot_seed(state),
         )
         try:

@@ -20,12 +20,11 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
-from app import store
 from app.config import Settings
 from app.errors import ApiError
 from app.presence import Presence
 from app.pubsub import EVERY_ROOM, Doorbell
-from app.rooms import Rooms, hash_token
+from app.rooms import Rooms, hash_token, seat_in
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.views import seat_state
 
@@ -149,7 +148,7 @@ class Hub:
         if not conns:
             return
         state = await self.rooms.load(room_id)
-        seats = await self.rooms.seats(room_id)
+        seats = state.seat_records()
         online = await self.presence.online(room_id, state.room.players)
         low = min(c.last_seq for c in conns)
         events = (
@@ -158,7 +157,7 @@ class Hub:
         reseated = any(e.kind == "game_started" for e in events)
         for conn in conns:
             if reseated and conn.token_hash is not None:
-                conn.seat = await self._reseat(conn)
+                conn.seat = state.seat_with(conn.token_hash)
             fresh = [e for e in events if e.seq > conn.last_seq]
             if not fresh and conn.last_seq >= state.seq:
                 payload: dict[str, Any] = {
@@ -173,11 +172,6 @@ class Hub:
                 conn.last_seq = state.seq
             with contextlib.suppress(Exception):
                 await conn.send(payload)
-
-    async def _reseat(self, conn: Connection) -> int | None:
-        async with self.rooms.db.transaction() as session:
-            assert conn.token_hash is not None
-            return await store.seat_for_token(session, conn.room_id, conn.token_hash)
 
     # -- one socket --------------------------------------------------------------
 
@@ -252,7 +246,7 @@ class Hub:
             return None
         try:
             state = await self.rooms.load(room_id)
-            seat = await self.rooms.seat_of(room_id, hello.token)
+            seat = seat_in(state, hello.token)
         except ApiError as exc:
             await self._error(ws, exc.code, exc.message)
             await ws.close(code=CLOSE_NO_ROOM if exc.status == 404 else CLOSE_BAD_TOKEN)
@@ -270,7 +264,7 @@ class Hub:
         # the hello answer is built from exactly the state the events lead up to
         state = await self.rooms.load(room_id)
         events = [e for e in events if e.seq <= state.seq]
-        seats = await self.rooms.seats(room_id)
+        seats = state.seat_records()
         online = await self.presence.online(room_id, state.room.players)
         if seat is not None:
             online[seat] = True

@@ -49,6 +49,16 @@ class RoomRules:
     shuffle_seats: bool = False
 
 
+def seat_in(state: RoomState, token: str | None) -> int | None:
+    """The seat ``token`` sits in; ``None`` for no token; ``bad_token`` for a wrong one."""
+    if token is None:
+        return None
+    seat = state.seat_with(hash_token(token))
+    if seat is None:
+        raise bad_token()
+    return seat
+
+
 class StateCache:
     """Recently used room states; only a cache: the log is the truth."""
 
@@ -110,18 +120,11 @@ class Rooms:
         return state
 
     async def seats(self, room_id: str) -> list[SeatRecord]:
-        async with self.db.transaction() as session:
-            return await store.get_seats(session, room_id)
+        return (await self.load(room_id)).seat_records()
 
     async def seat_of(self, room_id: str, token: str | None) -> int | None:
         """The seat a token sits in; ``None`` for no token; ``bad_token`` for a wrong one."""
-        if token is None:
-            return None
-        async with self.db.transaction() as session:
-            seat = await store.seat_for_token(session, room_id, hash_token(token))
-        if seat is None:
-            raise bad_token()
-        return seat
+        return seat_in(await self.load(room_id), token)
 
     async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
         async with self.db.transaction() as session:
@@ -229,7 +232,8 @@ class Rooms:
             "name": name,
             "bots": {str(k): v for k, v in bots.items()},
         }
-        state = await self._append(state, [("room_created", dict(public), public)], extra=setup)
+        data = {**public, "token_hash": hash_token(token)}
+        state = await self._append(state, [("room_created", data, public)], extra=setup)
         return state, token
 
     async def claim(
@@ -242,8 +246,7 @@ class Rooms:
                 404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
             )
         if token is not None:
-            async with self.db.transaction() as session:
-                mine = await store.seat_for_token(session, room_id, hash_token(token))
+            mine = state.seat_with(hash_token(token))
             if mine is not None:
                 raise ApiError(
                     409, "already_seated", f"You already sit in seat {mine + 1}.", seat=mine
@@ -252,6 +255,8 @@ class Rooms:
             raise ApiError(409, "game_running", "Seats can't change while a game is running.")
         new = new_token()
         for _ in range(RETRIES):
+            if state.seats[seat].taken:
+                raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
             taken = False
 
             async def sit(session: Any) -> None:
@@ -262,7 +267,8 @@ class Rooms:
 
             try:
                 public = {"seat": seat, "name": name}
-                state = await self._append(state, [("seat_claimed", public, public)], extra=sit)
+                data = {**public, "token_hash": hash_token(new)}
+                state = await self._append(state, [("seat_claimed", data, public)], extra=sit)
             except Conflict:
                 if taken:
                     raise ApiError(
@@ -270,7 +276,7 @@ class Rooms:
                     ) from None
                 state = await self.load(room_id)
                 continue
-            if state.room.rules.get("start_when_full") and await self._all_seated(room_id):
+            if state.room.rules.get("start_when_full") and all(s.taken for s in state.seats):
                 # someone else may have started it a moment earlier: that is fine
                 with contextlib.suppress(ApiError):
                     state = await self._start(
@@ -279,15 +285,12 @@ class Rooms:
             return state, new
         raise ApiError(409, "busy", "The room is very busy; please try again.")
 
-    async def _all_seated(self, room_id: str) -> bool:
-        return all(s.claimed or s.bot for s in await self.seats(room_id))
-
     async def set_bot(
         self, room_id: str, token: str | None, seat: int, bot: str | None
     ) -> RoomState:
         """The creator makes a free seat a bot (or frees a bot seat) before a game starts."""
         state = await self.load(room_id)
-        actor = await self.seat_of(room_id, token)
+        actor = seat_in(state, token)
         if actor != state.room.creator_seat:
             raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
         if state.status == "playing":
@@ -321,7 +324,7 @@ class Rooms:
     async def start(self, room_id: str, token: str | None, shuffle: bool | None) -> RoomState:
         """Start the first game, or a rematch once a game is over, with the same seats."""
         state = await self.load(room_id)
-        actor = await self.seat_of(room_id, token)
+        actor = seat_in(state, token)
         if actor is None:
             raise ApiError(401, "no_token", "Sit down first: only players can start the game.")
         if actor != state.room.creator_seat and not state.room.rules.get("anyone_can_start"):
@@ -335,8 +338,7 @@ class Rooms:
         for _ in range(RETRIES):
             if state.status == "playing":
                 raise ApiError(409, "game_running", "The game is already running.")
-            seats = await self.seats(room_id)
-            empty = [s.seat for s in seats if not (s.claimed or s.bot)]
+            empty = [i for i, s in enumerate(state.seats) if not s.taken]
             if empty:
                 raise ApiError(
                     409,
@@ -376,15 +378,23 @@ class Rooms:
         self, room_id: str, token: str | None, seq: int, move: Mapping[str, Any]
     ) -> RoomState:
         """A seat's move, based on what it saw at ``seq``."""
-        seat = await self.seat_of(room_id, token)
+        state = await self.load(room_id)
+        seat = seat_in(state, token)
         if seat is None:
             raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
-        return await self.move_as(room_id, seat, seq, move)
+        return await self.move_as(room_id, seat, seq, move, state)
 
     async def move_as(
-        self, room_id: str, seat: int, seq: int, move: Mapping[str, Any]
+        self,
+        room_id: str,
+        seat: int,
+        seq: int,
+        move: Mapping[str, Any],
+        state: RoomState | None = None,
     ) -> RoomState:
-        state = await self.load(room_id)
+        """``seat``'s move; ``state`` is the room as the caller just loaded it, if it did."""
+        if state is None:
+            state = await self.load(room_id)
         for _ in range(RETRIES):
             if seq > state.seq:
                 raise ApiError(400, "bad_seq", f"seq {seq} is ahead of the room (at {state.seq}).")
@@ -430,8 +440,7 @@ class Rooms:
                 413, "chat_too_long", f"Chat messages are at most {max_chars} characters."
             )
         state = await self.load(room_id)
-        seats = await self.seats(room_id)
-        public = {"seat": seat, "name": seats[seat].name, "text": text}
+        public = {"seat": seat, "name": state.seats[seat].name, "text": text}
         for _ in range(RETRIES):
             try:
                 return await self._append(state, [("chat", public, public)])

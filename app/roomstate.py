@@ -10,12 +10,25 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.store import EventRecord, RoomRecord
+from app.store import EventRecord, RoomRecord, SeatRecord
 from engines import get_engine
 from engines.base import Engine
 
 # events that change the game; only these make a move stale
 GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits in a seat, as the log tells it. ``token_hash`` never leaves the server."""
+
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.token_hash is not None or self.bot is not None
 
 
 @dataclass(frozen=True)
@@ -30,10 +43,29 @@ class RoomState:
     seed: int | None = None
     game: Any = None
     moves_since_snapshot: int = 0
+    seats: tuple[SeatInfo, ...] = ()
 
     @property
     def engine(self) -> Engine[Any]:
         return get_engine(self.room.game)
+
+    def seat_records(self) -> list[SeatRecord]:
+        return [
+            SeatRecord(seat=i, name=s.name, bot=s.bot, claimed=s.token_hash is not None)
+            for i, s in enumerate(self.seats)
+        ]
+
+    def seat_with(self, token_hash: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash == token_hash:
+                return index
+        return None
+
+    def bots_to_act(self) -> list[int]:
+        """Bot seats the running game waits for."""
+        if self.status != "playing" or self.game is None:
+            return []
+        return [seat for seat in self.engine.to_act(self.game) if self.seats[seat].bot]
 
 
 def fold(state: RoomState, events: Iterable[EventRecord]) -> RoomState:
@@ -49,12 +81,27 @@ def fold(state: RoomState, events: Iterable[EventRecord]) -> RoomState:
 
 def apply(state: RoomState, event: EventRecord) -> RoomState:
     data = event.data
+    if event.kind == "room_created":
+        seats = [SeatInfo() for _ in range(data["players"])]
+        seats[data["creator_seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
+        for seat, bot in data["bots"].items():
+            seats[int(seat)] = SeatInfo(bot=bot)
+        return replace(state, seq=event.seq, seats=tuple(seats))
+    if event.kind == "seat_claimed":
+        seats = list(state.seats)
+        seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
+        return replace(state, seq=event.seq, seats=tuple(seats))
+    if event.kind == "seat_bot":
+        seats = list(state.seats)
+        seats[data["seat"]] = SeatInfo(bot=data["bot"])
+        return replace(state, seq=event.seq, seats=tuple(seats))
     if event.kind == "game_started":
         engine = get_engine(data["engine"])
         game = engine.new_game(data["players"], data["seed"], data["options"])
         return replace(
             state,
             seq=event.seq,
+            seats=tuple(state.seats[source] for source in data["order"]),
             game_seq=event.seq,
             game_no=data["game_no"],
             status="playing",
@@ -84,6 +131,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "status": state.status,
         "seed": state.seed,
         "game": state.engine.dump(state.game) if state.game is not None else None,
+        "seats": [{"name": s.name, "bot": s.bot, "token_hash": s.token_hash} for s in state.seats],
     }
 
 
@@ -98,4 +146,5 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         status=data["status"],
         seed=data["seed"],
         game=game,
+        seats=tuple(SeatInfo(**seat) for seat in data["seats"]),
     )
