@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
+from app.rooms import hash_token
 
 
 def _collect(ws: Any, into: list[str]) -> dict[str, Any]:
@@ -67,6 +68,7 @@ def test_whole_games_never_leak_a_secret_to_another_seat(settings: Settings) -> 
                 assert str(state.seed) not in blob
                 for token in tokens:
                     assert token not in blob
+                    assert hash_token(token) not in blob
                 for other in range(3):
                     if other != seat:
                         assert words[other] not in blob, f"seat {seat} saw seat {other}'s secret"
