@@ -102,6 +102,16 @@ def _start(server: ServerProcess, room: str, token: str) -> dict[str, Any]:
     return dict(response.json())
 
 
+def _started_game(server: ServerProcess) -> tuple[str, list[str], list[Client]]:
+    """A 2-player Blokus room with both seats connected and the game started."""
+    room, tokens = _room(server)
+    seats = [Client(server, room, t) for t in tokens]
+    _start(server, room, tokens[0])
+    for client in seats:
+        client.expect("state")
+    return room, tokens, seats
+
+
 def _play_one(client: Client) -> dict[str, Any]:
     """The seat to act plays its first legal move; returns the ack."""
     state = client.state
@@ -149,11 +159,7 @@ def test_presence_is_pushed_when_a_seat_comes_and_goes(server: ServerProcess) ->
 
 
 def test_reconnect_with_since_gets_back_in_step(server: ServerProcess) -> None:
-    room, tokens = _room(server)
-    seats = [Client(server, room, t) for t in tokens]
-    _start(server, room, tokens[0])
-    for client in seats:
-        client.expect("state")
+    room, tokens, seats = _started_game(server)
     seats[1].close()
     last_seen = seats[1].state["seq"]
     headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
@@ -209,11 +215,7 @@ def test_simultaneous_moves_for_one_seq_store_exactly_one(server: ServerProcess)
 
 
 def test_server_restart_mid_game_goes_on_from_the_database(server: ServerProcess) -> None:
-    room, tokens = _room(server)
-    seats = [Client(server, room, t) for t in tokens]
-    _start(server, room, tokens[0])
-    for client in seats:
-        client.expect("state")
+    room, tokens, seats = _started_game(server)
     for _ in range(3):
         ack = _play_one(_acting(seats))
         for client in seats:
@@ -294,11 +296,7 @@ def test_a_flooding_socket_is_warned_then_closed(server: ServerProcess) -> None:
 def test_a_full_blokus_game_over_websockets_replays_from_the_database(
     server: ServerProcess,
 ) -> None:
-    room, tokens = _room(server)
-    seats = [Client(server, room, t) for t in tokens]
-    _start(server, room, tokens[0])
-    for client in seats:
-        client.expect("state")
+    room, _, seats = _started_game(server)
     while seats[0].state["result"] is None:
         ack = _play_one(_acting(seats))
         for client in seats:
