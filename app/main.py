@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.api import router
 from app.config import Settings, get_settings
 from app.errors import ApiError
+from app.limits import BodyLimit, SecurityHeaders
 from app.migrate import upgrade
 from app.services import Services
 from engines import ENGINES
@@ -63,9 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if STATIC.is_dir():
         _static(app)
 
-    from app.limits import BodyLimit
-
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app
 
 

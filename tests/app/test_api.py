@@ -262,3 +262,11 @@ def test_openapi_documents_every_public_path(client: TestClient) -> None:
         "/api/rooms/{room}/events",
     ]:
         assert path in paths
+
+
+def test_pages_and_answers_carry_security_headers(client: TestClient) -> None:
+    for path in ["/", "/api/games", "/r/some-room"]:
+        headers = client.get(path).headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "same-origin"
