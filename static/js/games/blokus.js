@@ -97,11 +97,11 @@ export function mount(root, { onMove, t }) {
   /** @type {Board|null} */
   let board = null;
 
-  const status = h("p", { class: "bk-status", "aria-live": "polite" });
+  const status = h("p", { class: "game-status bk-status", "aria-live": "polite" });
   const hint = h("p", { class: "bk-hint-text", "aria-live": "polite" });
   const boardWrap = h("div", { class: "bk-board-wrap" });
   const scores = h("ol", { class: "bk-scores", "aria-label": t("blokus.scores") });
-  const trayTitle = h("h3", { class: "bk-tray-title" });
+  const trayTitle = h("h3", { class: "game-card-title bk-tray-title" });
   const tray = new Tray(t, (piece) => choose(piece));
   const button = (/** @type {string} */ key, /** @type {string} */ keys, /** @type {string} */ icon, /** @type {() => void} */ fn) =>
     h(
@@ -127,23 +127,23 @@ export function mount(root, { onMove, t }) {
       },
     },
   });
-  const keysHelp = h("p", { class: "bk-keys muted" }, t("blokus.keys_help"));
+  const keysHelp = h("p", { class: "game-keys bk-keys muted" }, t("blokus.keys_help"));
   const rules = h(
     "details",
-    { class: "bk-rules" },
+    { class: "game-rules bk-rules" },
     h("summary", {}, t("blokus.rules_title")),
     h("ul", {}, ["rules.goal", "rules.first", "rules.corners", "rules.blocked", "rules.score"].map((k) => h("li", {}, t(`blokus.${k}`)))),
   );
-  const trayBox = h("section", { class: "bk-tray-box" }, trayTitle, controls, hint, tray.el);
+  const trayBox = h("section", { class: "game-card bk-tray-box" }, trayTitle, controls, hint, tray.el);
   const side = h(
     "div",
-    { class: "bk-side" },
-    h("section", { class: "bk-score-box" }, h("h3", {}, t("blokus.scores")), scores),
+    { class: "game-side bk-side" },
+    h("section", { class: "game-card bk-score-box" }, h("h3", {}, t("blokus.scores")), scores),
     trayBox,
-    h("div", { class: "bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp, rules),
+    h("div", { class: "game-prefs bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp, rules),
   );
-  const container = h("div", { class: "blokus" }, status, h("div", { class: "bk-main" }, boardWrap, side));
-  root.classList.add("bk-root");
+  const container = h("div", { class: "game-view blokus" }, status, h("div", { class: "game-main bk-main" }, boardWrap, side));
+  root.classList.add("game-root", "bk-root");
   root.classList.toggle("bk-show-symbols", symbolsBox.checked);
   root.replaceChildren(container);
 
@@ -229,7 +229,7 @@ export function mount(root, { onMove, t }) {
       return;
     }
     busy = true;
-    root.classList.add("bk-busy");
+    root.classList.add("game-busy");
     try {
       await onMove({ piece: pick.piece, cells });
       pick = null;
@@ -237,7 +237,7 @@ export function mount(root, { onMove, t }) {
       // the shell shows the server's reason; the piece stays picked
     } finally {
       busy = false;
-      root.classList.remove("bk-busy");
+      root.classList.remove("game-busy");
       render();
     }
   }
@@ -353,7 +353,7 @@ export function mount(root, { onMove, t }) {
         name: names[view.to_move.seat] ?? "",
         colour: t(`blokus.colour.${view.to_move.name}`),
       });
-    status.className = `bk-status${myTurn ? " your-turn" : ""}`;
+    status.classList.toggle("your-turn", myTurn);
     // tray
     trayBox.hidden = spectator || view.over || !colour;
     if (colour) {
@@ -410,7 +410,7 @@ export function mount(root, { onMove, t }) {
     },
     destroy() {
       document.removeEventListener("keydown", onKey);
-      root.classList.remove("bk-root", "bk-show-symbols", "bk-busy");
+      root.classList.remove("game-root", "bk-root", "bk-show-symbols", "game-busy");
       root.replaceChildren();
     },
   };

@@ -63,7 +63,7 @@ export function mount(root, { onMove, t }) {
   let picked = null;
   let busy = false;
 
-  const status = h("p", { class: "mm-status", "aria-live": "polite" });
+  const status = h("p", { class: "game-status mm-status", "aria-live": "polite" });
   const lineText = h("p", { class: "mm-choice-text" });
   const lineButton = (/** @type {"row"|"col"} */ line, /** @type {string} */ icon) =>
     h(
@@ -123,25 +123,25 @@ export function mount(root, { onMove, t }) {
   });
   const rules = h(
     "details",
-    { class: "mm-rules" },
+    { class: "game-rules mm-rules" },
     h("summary", {}, t("m.rules_title")),
     h("ul", {}, RULES.map((k) => h("li", {}, t(`m.rules.${k}`)))),
   );
   const side = h(
     "div",
-    { class: "mm-side" },
+    { class: "game-side mm-side" },
     hand.el,
-    h("section", { class: "mm-players-box" }, h("h3", {}, t("m.players_title")), players),
+    h("section", { class: "game-card mm-players-box" }, h("h3", {}, t("m.players_title")), players),
     h(
       "div",
-      { class: "mm-prefs" },
+      { class: "game-prefs mm-prefs" },
       h("label", { class: "check" }, initialsBox, h("span", {}, t("m.initials"))),
-      h("p", { class: "mm-keys muted" }, t("m.keys_help")),
+      h("p", { class: "game-keys mm-keys muted" }, t("m.keys_help")),
       rules,
     ),
   );
-  const container = h("div", { class: "mm" }, status, lineBar, h("div", { class: "mm-main" }, table.el, side));
-  root.classList.add("mm-root");
+  const container = h("div", { class: "game-view mm" }, status, lineBar, h("div", { class: "game-main mm-main" }, table.el, side));
+  root.classList.add("game-root", "mm-root");
   root.classList.toggle("mm-show-initials", initialsBox.checked);
   root.replaceChildren(container);
 
@@ -166,7 +166,7 @@ export function mount(root, { onMove, t }) {
   async function send(move) {
     if (busy) return;
     busy = true;
-    root.classList.add("mm-busy");
+    root.classList.add("game-busy");
     render();
     try {
       await onMove(move);
@@ -175,7 +175,7 @@ export function mount(root, { onMove, t }) {
       // the shell shows the server's reason; the picked card stays picked
     } finally {
       busy = false;
-      root.classList.remove("mm-busy");
+      root.classList.remove("game-busy");
       render();
     }
   }
@@ -257,7 +257,7 @@ export function mount(root, { onMove, t }) {
     destroy() {
       document.removeEventListener("keydown", onKey);
       drag.end();
-      root.classList.remove("mm-root", "mm-show-initials", "mm-busy");
+      root.classList.remove("game-root", "mm-root", "mm-show-initials", "game-busy");
       root.replaceChildren();
     },
   };

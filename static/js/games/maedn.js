@@ -71,26 +71,26 @@ export function mount(root, { onMove, t }) {
   /** @type {WeakMap<HTMLElement, string>} */
   const shown = new WeakMap();
 
-  const status = h("p", { class: "md-status", "aria-live": "polite" });
+  const status = h("p", { class: "game-status md-status", "aria-live": "polite" });
   const lastLine = h("p", { class: "md-lastline" });
   const middle = h("div", { class: "md-middle-wrap" });
   const legend = h("p", { class: "md-legend muted small" });
-  const middleBox = h("section", { class: "md-box md-middle-box" }, h("h3", {}, t("maedn.middle.title")), middle, legend);
+  const middleBox = h("section", { class: "game-card md-box md-middle-box" }, h("h3", {}, t("maedn.middle.title")), middle, legend);
   const mineBox = h("section", { class: "md-mine-box" });
-  const othersTitle = h("h3", { class: "md-others-title" });
+  const othersTitle = h("h3", { class: "game-heading md-others-title" });
   const others = h("div", { class: "md-others-list" });
   const othersBox = h("section", { class: "md-others" }, othersTitle, others);
-  const handTitle = h("h3", { class: "md-hand-title" });
-  const hand = h("div", { class: "md-hand" });
-  const handBox = h("section", { class: "md-box md-hand-box" }, handTitle, hand);
+  const handTitle = h("h3", { class: "game-card-title md-hand-title" });
+  const hand = h("div", { class: "game-busy-fade md-hand" });
+  const handBox = h("section", { class: "game-card md-box md-hand-box" }, handTitle, hand);
   const scoreTarget = h("p", { class: "md-target-line muted small" });
   const scores = h("ol", { class: "md-scores", "aria-label": t("maedn.scores.title") });
-  const scoreBox = h("section", { class: "md-box md-score-box" }, h("h3", {}, t("maedn.scores.title")), scoreTarget, scores);
+  const scoreBox = h("section", { class: "game-card md-box md-score-box" }, h("h3", {}, t("maedn.scores.title")), scoreTarget, scores);
   const piles = h("div", { class: "md-piles" });
-  const pileBox = h("section", { class: "md-box md-pile-box" }, h("h3", {}, t("maedn.piles.title")), piles);
+  const pileBox = h("section", { class: "game-card md-box md-pile-box" }, h("h3", {}, t("maedn.piles.title")), piles);
   const rules = h(
     "details",
-    { class: "md-box md-rules" },
+    { class: "game-prefs game-rules md-box md-rules" },
     h("summary", {}, t("maedn.rules_title")),
     h(
       "ul",
@@ -100,17 +100,17 @@ export function mount(root, { onMove, t }) {
   );
   const container = h(
     "div",
-    { class: "maedn" },
+    { class: "game-view maedn" },
     status,
     lastLine,
     h(
       "div",
-      { class: "md-main" },
+      { class: "game-main md-main" },
       h("div", { class: "md-col md-col-table" }, middleBox, mineBox, othersBox),
       h("div", { class: "md-col md-col-side" }, handBox, scoreBox, pileBox, rules),
     ),
   );
-  root.classList.add("md-root");
+  root.classList.add("game-root", "md-root");
   root.replaceChildren(container);
 
   function you() {
@@ -157,7 +157,7 @@ export function mount(root, { onMove, t }) {
     const target = selected();
     if (!target || busy) return;
     busy = true;
-    root.classList.add("md-busy");
+    root.classList.add("game-busy");
     render();
     try {
       await onMove(target.move);
@@ -167,7 +167,7 @@ export function mount(root, { onMove, t }) {
       // the shell shows the server's reason; the choice stays as it was
     } finally {
       busy = false;
-      root.classList.remove("md-busy");
+      root.classList.remove("game-busy");
       render();
     }
   }
@@ -194,7 +194,7 @@ export function mount(root, { onMove, t }) {
     } else {
       status.textContent = t("maedn.status.waiting", { name: nameOf(names, view.turn, t) });
     }
-    status.className = `md-status${myTurn ? " your-turn" : ""}`;
+    status.classList.toggle("your-turn", myTurn);
     const lines = last ? describe(last.log, names, t) : [];
     lastLine.hidden = !lines.length;
     lastLine.className = `md-lastline${last?.log.taken_from === "stolen" ? " md-steal" : ""}${last?.log.finished ? " md-finish" : ""}`;
@@ -345,7 +345,7 @@ export function mount(root, { onMove, t }) {
     },
     destroy() {
       document.removeEventListener("keydown", onKey);
-      root.classList.remove("md-root", "md-busy");
+      root.classList.remove("game-root", "md-root", "game-busy");
       root.replaceChildren();
     },
   };

@@ -42,7 +42,7 @@ export class Board {
     this.colourNames = [];
     const pad = 0.25;
     this.el = s("svg", {
-      class: "bk-board",
+      class: "game-busy-fade bk-board",
       viewBox: `${-pad} ${-pad} ${size + 2 * pad} ${size + 2 * pad}`,
       role: "grid",
       tabindex: "0",

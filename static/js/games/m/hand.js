@@ -31,14 +31,14 @@ export class HandView {
     this.t = t;
     this.handlers = handlers;
     this.drag = drag;
-    this.title = h("h3", { class: "mm-hand-title" }, t("m.hand_title"));
+    this.title = h("h3", { class: "game-card-title mm-hand-title" }, t("m.hand_title"));
     this.hint = h("p", { class: "mm-hint", "aria-live": "polite" });
     this.cards = h("div", { class: "mm-hand", role: "group", "aria-label": t("m.hand_title") });
     this.passBtn = h("button", { type: "button", class: "btn mm-pass-btn", on: { click: () => handlers.onPass() } }, t("m.pass"));
     this.swapBtn = h("button", { type: "button", class: "btn mm-swap-btn", on: { click: () => this.picked && handlers.onSwap(this.picked) } }, t("m.swap"));
     this.passNote = h("p", { class: "mm-pass-note muted small" });
     this.passBox = h("div", { class: "mm-pass" }, h("div", { class: "mm-pass-buttons" }, this.passBtn, this.swapBtn), this.passNote);
-    this.el = h("section", { class: "mm-hand-box" }, this.title, this.cards, this.hint, this.passBox);
+    this.el = h("section", { class: "game-card mm-hand-box" }, this.title, this.cards, this.hint, this.passBox);
     /** @type {string|null} */
     this.picked = null;
     this.signature = "";

@@ -42,7 +42,7 @@ export class TableView {
     this.pile = h("span", { class: "mm-pile" });
     this.boxInfo = h("span", { class: "mm-box-info muted" });
     this.final = h("span", { class: "badge mm-final", hidden: true }, t("m.final_badge"));
-    this.grid = h("div", { class: "mm-grid", role: "group", "aria-label": t("m.table_label") });
+    this.grid = h("div", { class: "game-busy-fade mm-grid", role: "group", "aria-label": t("m.table_label") });
     this.el = h(
       "section",
       { class: "mm-table", "aria-label": t("m.table_label") },

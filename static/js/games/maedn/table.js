@@ -206,7 +206,7 @@ export function renderPlayer(view, seat, ctx) {
   return h(
     "article",
     {
-      class: ["md-player", `md-seat-${seat % 4}`, mine && "mine", toMove && "to-move"],
+      class: ["game-card", "md-player", `md-seat-${seat % 4}`, mine && "mine", toMove && "to-move"],
       dataset: { seat },
       "aria-label": mine ? t("maedn.player.yours") : t("maedn.player.label", { name }),
     },
