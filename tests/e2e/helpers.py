@@ -14,9 +14,12 @@ def create_room(
     players: int = 2,
     variant: str | None = None,
     bots: dict[int, str] | None = None,
+    game: str | None = None,
 ) -> str:
     """Fill in the start page's form and open the table; returns the room URL."""
     page.goto("/")
+    if game is not None:
+        page.locator(f'.game-option[data-game="{game}"] input').check()
     page.get_by_label("Your name").fill(name)
     if variant is not None:
         page.get_by_label("Board", exact=True).select_option(variant)

@@ -11,27 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import log_lines
+from tests.e2e.helpers import create_room, log_lines
 
 pytestmark = pytest.mark.e2e
 
 TURN = ".md-status.your-turn"
-
-
-def open_maedn_table(
-    page: Page, name: str, *, players: int, bots: dict[int, str] | None = None
-) -> str:
-    """Pick MÄDN on the start page, fill in the form and open the table; returns its URL."""
-    page.goto("/")
-    page.locator('.game-option[data-game="maedn"] input').check()
-    page.get_by_label("Your name").fill(name)
-    page.locator(f'.segmented input[value="{players}"]').check()
-    for seat, bot in (bots or {}).items():
-        page.locator(f"#seat-{seat}").select_option(bot)
-    page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/r/[\w-]+$"))
-    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
-    return page.url
 
 
 def sit_down(page: Page, seat: int, name: str) -> None:
@@ -70,7 +54,7 @@ def wait_turn_or_result(page: Page) -> bool:
 
 def test_two_friends_play_a_whole_game_by_clicking_dice_and_targets(person) -> None:
     anna = person()
-    url = open_maedn_table(anna, "Anna", players=2)
+    url = create_room(anna, "Anna", players=2, game="maedn")
     ben = person(url)
     sit_down(ben, 1, "Ben")
     expect(anna.locator(".seat[data-seat='1']")).to_contain_text("Ben")
@@ -140,7 +124,7 @@ def test_two_friends_play_a_whole_game_by_clicking_dice_and_targets(person) -> N
 
 def test_a_bot_takes_the_third_seat_and_its_moves_show(person) -> None:
     anna = person()
-    url = open_maedn_table(anna, "Anna", players=3, bots={2: "random"})
+    url = create_room(anna, "Anna", players=3, bots={2: "random"}, game="maedn")
     ben = person(url, width=390, height=844)
     sit_down(ben, 1, "Ben")
     anna.get_by_role("button", name="Start the game").click()
