@@ -7,6 +7,7 @@
  */
 
 import { h, s } from "../dom.js";
+import { sendMove } from "./sending.js";
 import { pref } from "../tokens.js";
 import { seatNames } from "../room/names.js";
 import { addStrings } from "../i18n.js";
@@ -229,17 +230,10 @@ export function mount(root, { onMove, t }) {
       return;
     }
     busy = true;
-    root.classList.add("game-busy");
-    try {
-      await onMove({ piece: pick.piece, cells });
-      pick = null;
-    } catch {
-      // the shell shows the server's reason; the piece stays picked
-    } finally {
-      busy = false;
-      root.classList.remove("game-busy");
-      render();
-    }
+    // refused: the shell shows the server's reason; the piece stays picked
+    if (await sendMove(root, onMove, { piece: pick.piece, cells })) pick = null;
+    busy = false;
+    render();
   }
 
   /** @param {Cell} cell */

@@ -8,6 +8,7 @@
  */
 
 import { h } from "../dom.js";
+import { sendMove } from "./sending.js";
 import { addStrings } from "../i18n.js";
 import { seatNames } from "../room/names.js";
 import { pref } from "../tokens.js";
@@ -166,18 +167,11 @@ export function mount(root, { onMove, t }) {
   async function send(move) {
     if (busy) return;
     busy = true;
-    root.classList.add("game-busy");
     render();
-    try {
-      await onMove(move);
-      picked = null;
-    } catch {
-      // the shell shows the server's reason; the picked card stays picked
-    } finally {
-      busy = false;
-      root.classList.remove("game-busy");
-      render();
-    }
+    // refused: the shell shows the server's reason; the picked card stays picked
+    if (await sendMove(root, onMove, move)) picked = null;
+    busy = false;
+    render();
   }
 
   /** @param {KeyboardEvent} e */

@@ -8,6 +8,7 @@
  */
 
 import { h, replace } from "../dom.js";
+import { sendMove } from "./sending.js";
 import { addStrings } from "../i18n.js";
 import { seatNames } from "../room/names.js";
 import { dieFace, pawn } from "./maedn/cards.js";
@@ -157,19 +158,14 @@ export function mount(root, { onMove, t }) {
     const target = selected();
     if (!target || busy) return;
     busy = true;
-    root.classList.add("game-busy");
     render();
-    try {
-      await onMove(target.move);
+    // refused: the shell shows the server's reason; the choice stays as it was
+    if (await sendMove(root, onMove, target.move)) {
       pick = { die: null, key: null };
       selectedKey = null;
-    } catch {
-      // the shell shows the server's reason; the choice stays as it was
-    } finally {
-      busy = false;
-      root.classList.remove("game-busy");
-      render();
     }
+    busy = false;
+    render();
   }
 
   /** @param {KeyboardEvent} e */
