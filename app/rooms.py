@@ -138,13 +138,17 @@ class Rooms:
         events: list[tuple[str, dict[str, Any], dict[str, Any]]],
         extra: Callable[[Any], Awaitable[None]] | None = None,
         status: str | None = None,
+        played: Any = None,
     ) -> RoomState:
-        """Append ``events`` right after ``state.seq`` in one transaction, or ``Conflict``."""
+        """Append ``events`` right after ``state.seq`` in one transaction, or ``Conflict``.
+
+        ``played`` is the game state the move among ``events`` leads to, if already known.
+        """
         records = [
             store.EventRecord(seq=state.seq + 1 + i, kind=k, data=d, public=p, created_at=None)
             for i, (k, d, p) in enumerate(events)
         ]
-        new_state = fold(state, records)
+        new_state = fold(state, records, played)
         async with self.db.transaction() as session:
             if extra is not None:
                 await extra(session)
@@ -419,7 +423,7 @@ class Rooms:
                 events.append(("game_over", {"result": result}, {"result": result}))
                 status = "finished"
             try:
-                return await self._append(state, events, status=status)
+                return await self._append(state, events, status=status, played=after)
             except Conflict:
                 state = await self.load(room_id)
         raise ApiError(409, "busy", "The room is very busy; please try again.")

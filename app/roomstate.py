@@ -68,18 +68,22 @@ class RoomState:
         return [seat for seat in self.engine.to_act(self.game) if self.seats[seat].bot]
 
 
-def fold(state: RoomState, events: Iterable[EventRecord]) -> RoomState:
-    """Apply ``events`` (consecutive, after ``state.seq``) to ``state``."""
+def fold(state: RoomState, events: Iterable[EventRecord], played: Any = None) -> RoomState:
+    """Apply ``events`` (consecutive, after ``state.seq``) to ``state``.
+
+    ``played`` is the game state a ``move`` among them leads to, when the caller has
+    just computed it: the move is then not played a second time.
+    """
     for event in events:
         if event.seq != state.seq + 1:
             raise RuntimeError(
                 f"room {state.room.id}: event {event.seq} does not follow {state.seq}"
             )
-        state = apply(state, event)
+        state = apply(state, event, played)
     return state
 
 
-def apply(state: RoomState, event: EventRecord) -> RoomState:
+def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState:
     data = event.data
     if event.kind == "room_created":
         seats = [SeatInfo() for _ in range(data["players"])]
@@ -110,7 +114,11 @@ def apply(state: RoomState, event: EventRecord) -> RoomState:
             moves_since_snapshot=0,
         )
     if event.kind == "move":
-        game = state.engine.play(state.game, data["seat"], data["move"])
+        game = (
+            played
+            if played is not None
+            else state.engine.play(state.game, data["seat"], data["move"])
+        )
         return replace(
             state,
             seq=event.seq,

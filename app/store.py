@@ -111,20 +111,6 @@ async def set_status(session: AsyncSession, room_id: str, status: str) -> None:
     await session.execute(update(Room).where(Room.id == room_id).values(status=status))
 
 
-async def get_seats(session: AsyncSession, room_id: str) -> list[SeatRecord]:
-    rows = await session.scalars(select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))
-    return [
-        SeatRecord(seat=r.seat, name=r.name, bot=r.bot, claimed=r.token_hash is not None)
-        for r in rows
-    ]
-
-
-async def seat_for_token(session: AsyncSession, room_id: str, token_hash: str) -> int | None:
-    return await session.scalar(
-        select(Seat.seat).where(Seat.room_id == room_id, Seat.token_hash == token_hash)
-    )
-
-
 async def claim_seat(
     session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str
 ) -> bool:
