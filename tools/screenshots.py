@@ -221,22 +221,22 @@ def capture(base: str, http: httpx.Client, rng: random.Random) -> None:
             browser.close()
 
 
+def card_table(http: httpx.Client, game: str, moves: int, prefer: str, rng: random.Random) -> Table:
+    """A 3-player table of ``game`` after about ``moves`` moves, stopped when Anna is to move."""
+    table = Table(http, {"game": game, "players": 3, "name": "Anna"}, ["Ben", "Chloé"])
+    table.start()
+    table.play_randomly(moves, rng, prefer=prefer)
+    for _ in range(20):
+        if table.state()["to_act"] == [0]:
+            break
+        table.play_randomly(1, rng, prefer=prefer)
+    return table
+
+
 def capture_card_games(base: str, http: httpx.Client, rng: random.Random, page: Page) -> None:
     """An M table and a MÄDN table in the middle of a game, Anna to move."""
-    m = Table(http, {"game": "m", "players": 3, "name": "Anna"}, ["Ben", "Chloé"])
-    m.start()
-    m.play_randomly(14, rng, prefer="place")
-    for _ in range(20):
-        if m.state()["to_act"] == [0]:
-            break
-        m.play_randomly(1, rng, prefer="place")
-    maedn = Table(http, {"game": "maedn", "players": 3, "name": "Anna"}, ["Ben", "Chloé"])
-    maedn.start()
-    maedn.play_randomly(24, rng, prefer="extend")
-    for _ in range(20):
-        if maedn.state()["to_act"] == [0]:
-            break
-        maedn.play_randomly(1, rng, prefer="extend")
+    m = card_table(http, "m", moves=14, prefer="place", rng=rng)
+    maedn = card_table(http, "maedn", moves=24, prefer="extend", rng=rng)
     sign_in(page, base, [(m, 0), (maedn, 0)])
     for table, root, name in [
         (m, ".mm-root", "m-desktop.png"),
