@@ -30,7 +30,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(16_384, ge=1024, description="Largest accepted HTTP request body.")
     max_ws_message_bytes: int = Field(8_192, ge=256, description="Largest websocket message.")
     chat_max_chars: int = Field(500, ge=1, description="Longest chat message.")
-    name_max_chars: int = Field(40, ge=1, description="Longest display name.")
+    name_max_chars: int = Field(
+        40, ge=1, le=80, description="Longest display name (the column holds 80)."
+    )
     ws_budget_messages: int = Field(30, ge=1, description="Messages a socket may send per window.")
     ws_budget_seconds: float = Field(10.0, gt=0, description="The socket budget's window.")
     ws_budget_strikes: int = Field(5, ge=1, description="Over-budget messages before closing.")
