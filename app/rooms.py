@@ -26,6 +26,9 @@ from engines.base import BadOptions, IllegalMove
 RETRIES = 8
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+# called inside the append's transaction with (session, state before, state after):
+# what must be written atomically with an event (an alert due, a deadline) goes here
+OnAppend = Callable[[Any, "RoomState", "RoomState"], Awaitable[None]]
 
 
 def hash_token(token: str) -> str:
@@ -94,6 +97,7 @@ class Rooms:
         self._publish = publish
         self.snapshot_every = snapshot_every
         self.after_commit: list[Callable[[RoomState], None]] = []
+        self.on_append: list[OnAppend] = []
 
     # -- loading ---------------------------------------------------------------
 
@@ -155,6 +159,8 @@ class Rooms:
             await store.append_events(session, state.room.id, state.seq + 1, events)
             if status is not None and status != state.status:
                 await store.set_status(session, state.room.id, status)
+            for within in self.on_append:
+                await within(session, state, new_state)
             if new_state.game is not None and new_state.moves_since_snapshot >= self.snapshot_every:
                 new_state = replace(new_state, moves_since_snapshot=0)
                 await store.save_snapshot(
