@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -39,6 +40,47 @@ class Settings(BaseSettings):
     rooms_per_minute: int = Field(20, ge=1, description="Rooms one client address may create.")
     trust_proxy_headers: bool = Field(
         False, description="Take the client address from X-Forwarded-For (behind a proxy)."
+    )
+    alert_delay_minutes: float = Field(
+        5.0, ge=0, description="Alert a player only if it is still their turn after this long."
+    )
+    alert_room_hourly_cap: int = Field(
+        20, ge=1, description="Most alerts one room sends per hour on each channel."
+    )
+    alert_attempts: int = Field(5, ge=1, description="Tries per alert before it is given up.")
+    alert_retry_seconds: float = Field(
+        30.0, gt=0, description="Wait before the first retry; it doubles with each try."
+    )
+    alert_poll_seconds: float = Field(
+        2.0, gt=0, description="How often the alert worker looks for alerts that are due."
+    )
+    alert_secret: str | None = Field(
+        None,
+        description="Key (Fernet, urlsafe base64) for resume tokens kept for mails; "
+        "unset: made on first start and kept in the database.",
+    )
+    vapid_private_key: str | None = Field(
+        None,
+        description="Web Push VAPID private key (PEM or base64url); unset: made on first start.",
+    )
+    vapid_subject: str = Field(
+        "mailto:admin@localhost",
+        description="Contact the push services may use (mailto: or https:).",
+    )
+    smtp_host: str | None = Field(None, description="SMTP server for alert mails; unset: no mails.")
+    smtp_port: int = Field(587, ge=1, le=65535, description="SMTP port.")
+    smtp_user: str | None = Field(None, description="SMTP login name, if the server wants one.")
+    smtp_password: str | None = Field(None, description="SMTP password.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        "starttls", description="starttls (port 587), tls (implicit, port 465) or none."
+    )
+    smtp_sender: str = Field(
+        "Spieltisch <spieltisch@localhost>", description="The From: of alert mails."
+    )
+    smtp_timeout_seconds: float = Field(15.0, gt=0, description="SMTP connect and send timeout.")
+    webhook_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of one webhook call.")
+    webhook_allow_private: bool = Field(
+        False, description="Allow webhook URLs on private, loopback and link-local addresses."
     )
 
     @property

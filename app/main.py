@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.alerts_api import router as alerts_router
 from app.api import router
 from app.config import Settings, get_settings
 from app.errors import ApiError
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.include_router(router)
+    app.include_router(alerts_router)
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.alerts import Alerts
 from app.bots import BotRunner
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.hub import Hub
 from app.limits import RateLimit
+from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
 from app.rooms import Rooms
@@ -27,6 +30,8 @@ class Services:
     hub: Hub
     bots: BotRunner
     room_limit: RateLimit
+    alerts: Alerts
+    outbox: Outbox
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -36,6 +41,10 @@ class Services:
         rooms = Rooms(Store(make_sessionmaker(engine)), doorbell.publish, settings.snapshot_every)
         hub = Hub(rooms, presence, doorbell, settings)
         bots = BotRunner(rooms, settings.bot_workers, settings.bot_delay_ms)
+        alerts = Alerts(timedelta(minutes=settings.alert_delay_minutes))
+        rooms.on_append.append(alerts.on_append)
+        outbox = Outbox(rooms, presence, alerts, settings)
+        rooms.after_commit.append(outbox.poke)
         return cls(
             settings=settings,
             engine=engine,
@@ -45,14 +54,18 @@ class Services:
             hub=hub,
             bots=bots,
             room_limit=RateLimit(settings.rooms_per_minute, 60.0),
+            alerts=alerts,
+            outbox=outbox,
         )
 
     async def start(self) -> None:
         await self.doorbell.start()
         await self.hub.start()
         await self.bots.resume_all()
+        await self.outbox.start()
 
     async def stop(self) -> None:
+        await self.outbox.stop()
         await self.bots.close()
         await self.hub.stop()
         await self.doorbell.stop()

@@ -1,0 +1,316 @@
+"""SQL for turn alerts: keys, per-seat settings, channels and the outbox.
+
+Like ``store``, every function runs inside a transaction its caller opened. The
+outbox is claimed with ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so several
+processes share the work without sending one row twice; SQLite has one writer at
+a time (every transaction begins IMMEDIATE), which serialises the claim by itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.alert_models import AlertChannel, AlertKey, AlertSeat, OutboxRow
+
+PENDING = "pending"
+
+
+@dataclass(frozen=True)
+class SeatSettings:
+    token_hash: str
+    lang: str
+    stop_key: str
+
+
+@dataclass(frozen=True)
+class Channel:
+    id: int
+    room_id: str
+    token_hash: str | None
+    kind: str
+    target: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Due:
+    """An alert to send now, with the channel it goes out on."""
+
+    id: int
+    room_id: str
+    seat: int
+    game_no: int
+    turn_seq: int
+    kind: str
+    attempts: int
+    channel: Channel
+
+
+@dataclass(frozen=True)
+class NewAlert:
+    room_id: str
+    channel_id: int
+    seat: int
+    game_no: int
+    turn_seq: int
+    kind: str
+    next_at: datetime
+
+
+def utc(value: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; they were written in UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _insert(session: AsyncSession, table: Any) -> Any:
+    dialect = session.get_bind().dialect.name
+    return (postgresql if dialect == "postgresql" else sqlite).insert(table)
+
+
+def _channel(row: AlertChannel) -> Channel:
+    return Channel(
+        id=row.id,
+        room_id=row.room_id,
+        token_hash=row.token_hash,
+        kind=row.kind,
+        target=row.target,
+        data=dict(row.data),
+    )
+
+
+# -- keys ----------------------------------------------------------------------
+
+
+async def key(session: AsyncSession, name: str, make: str) -> str:
+    """The key called ``name``; ``make`` is stored first if there is none (first writer wins)."""
+    await session.execute(
+        _insert(session, AlertKey).values(name=name, value=make).on_conflict_do_nothing()
+    )
+    value = await session.scalar(select(AlertKey.value).where(AlertKey.name == name))
+    assert value is not None
+    return value
+
+
+# -- seat settings -------------------------------------------------------------
+
+
+async def seat_settings(
+    session: AsyncSession, room_id: str, token_hash: str
+) -> SeatSettings | None:
+    row = await session.get(AlertSeat, (room_id, token_hash))
+    return SeatSettings(row.token_hash, row.lang, row.stop_key) if row is not None else None
+
+
+async def save_seat_settings(
+    session: AsyncSession, room_id: str, token_hash: str, lang: str | None
+) -> SeatSettings:
+    """Create the seat's settings (with a fresh stop key) or change its language."""
+    row = await session.get(AlertSeat, (room_id, token_hash))
+    if row is None:
+        row = AlertSeat(
+            room_id=room_id,
+            token_hash=token_hash,
+            lang=lang or "en",
+            stop_key=secrets.token_urlsafe(32),
+        )
+        session.add(row)
+    elif lang is not None:
+        row.lang = lang
+    await session.flush()
+    return SeatSettings(row.token_hash, row.lang, row.stop_key)
+
+
+async def seat_by_stop_key(
+    session: AsyncSession, room_id: str, stop_key: str
+) -> SeatSettings | None:
+    row = await session.scalar(
+        select(AlertSeat).where(AlertSeat.room_id == room_id, AlertSeat.stop_key == stop_key)
+    )
+    return SeatSettings(row.token_hash, row.lang, row.stop_key) if row is not None else None
+
+
+# -- channels ------------------------------------------------------------------
+
+
+async def add_channel(
+    session: AsyncSession,
+    room_id: str,
+    token_hash: str | None,
+    kind: str,
+    target: str,
+    data: dict[str, Any],
+    replace_all: bool,
+) -> None:
+    """Add a channel; the same target (or, with ``replace_all``, any of this kind) is replaced."""
+    await remove_channels(session, room_id, token_hash, kind, None if replace_all else target)
+    session.add(
+        AlertChannel(room_id=room_id, token_hash=token_hash, kind=kind, target=target, data=data)
+    )
+    await session.flush()
+
+
+async def remove_channels(
+    session: AsyncSession, room_id: str, token_hash: str | None, kind: str, target: str | None
+) -> int:
+    """Remove channels (and with them their unsent alerts); returns how many."""
+    owner = (
+        AlertChannel.token_hash.is_(None)
+        if token_hash is None
+        else AlertChannel.token_hash == token_hash
+    )
+    where = [AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind]
+    if target is not None:
+        where.append(AlertChannel.target == target)
+    ids = list(await session.scalars(select(AlertChannel.id).where(*where)))
+    if ids:
+        await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
+        await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
+    return len(ids)
+
+
+async def channels(
+    session: AsyncSession, room_id: str, token_hashes: Iterable[str], webhook: bool = True
+) -> list[Channel]:
+    """The channels of these people in the room, and the room's webhook."""
+    owners: Any = AlertChannel.token_hash.in_(list(token_hashes))
+    if webhook:
+        owners = or_(owners, AlertChannel.token_hash.is_(None))
+    rows = await session.scalars(
+        select(AlertChannel)
+        .where(AlertChannel.room_id == room_id, owners)
+        .order_by(AlertChannel.id)
+    )
+    return [_channel(row) for row in rows]
+
+
+async def channel(session: AsyncSession, channel_id: int) -> Channel | None:
+    row = await session.get(AlertChannel, channel_id)
+    return _channel(row) if row is not None else None
+
+
+async def delete_channel(session: AsyncSession, channel_id: int) -> None:
+    await session.execute(delete(OutboxRow).where(OutboxRow.channel_id == channel_id))
+    await session.execute(delete(AlertChannel).where(AlertChannel.id == channel_id))
+
+
+# -- outbox --------------------------------------------------------------------
+
+
+async def enqueue(session: AsyncSession, alerts: Sequence[NewAlert]) -> None:
+    """Add alerts; one already there for the same channel, seat, turn and kind is kept."""
+    if not alerts:
+        return
+    values = [
+        {
+            "room_id": a.room_id,
+            "channel_id": a.channel_id,
+            "seat": a.seat,
+            "game_no": a.game_no,
+            "turn_seq": a.turn_seq,
+            "kind": a.kind,
+            "status": PENDING,
+            "next_at": a.next_at,
+            "attempts": 0,
+        }
+        for a in alerts
+    ]
+    await session.execute(_insert(session, OutboxRow).values(values).on_conflict_do_nothing())
+
+
+async def cancel(session: AsyncSession, room_id: str, seats: Iterable[int] | None = None) -> None:
+    """Unsent alerts of these seats (or of every seat) are no longer due."""
+    where = [OutboxRow.room_id == room_id, OutboxRow.status == PENDING]
+    if seats is not None:
+        where.append(OutboxRow.seat.in_(list(seats)))
+    await session.execute(update(OutboxRow).where(*where).values(status="cancelled"))
+
+
+async def claim(session: AsyncSession, now: datetime, lease: timedelta, limit: int) -> list[Due]:
+    """Take up to ``limit`` due alerts for ``lease``; another process skips them meanwhile."""
+    free = or_(OutboxRow.claimed_until.is_(None), OutboxRow.claimed_until < now)
+    query = (
+        select(OutboxRow)
+        .where(OutboxRow.status == PENDING, OutboxRow.next_at <= now, free)
+        .order_by(OutboxRow.next_at, OutboxRow.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    rows = list(await session.scalars(query))
+    if not rows:
+        return []
+    await session.execute(
+        update(OutboxRow)
+        .where(OutboxRow.id.in_([r.id for r in rows]))
+        .values(claimed_until=now + lease)
+    )
+    found = await session.scalars(
+        select(AlertChannel).where(AlertChannel.id.in_({r.channel_id for r in rows}))
+    )
+    by_id = {c.id: _channel(c) for c in found}
+    return [
+        Due(r.id, r.room_id, r.seat, r.game_no, r.turn_seq, r.kind, r.attempts, by_id[r.channel_id])
+        for r in rows
+        if r.channel_id in by_id
+    ]
+
+
+async def finish(
+    session: AsyncSession, alert_id: int, status: str, now: datetime, error: str | None = None
+) -> None:
+    """Close an alert: ``sent``, ``skipped`` (no longer due) or ``failed`` (given up)."""
+    await session.execute(
+        update(OutboxRow)
+        .where(OutboxRow.id == alert_id)
+        .values(
+            status=status,
+            sent_at=now if status == "sent" else None,
+            claimed_until=None,
+            error=error,
+        )
+    )
+
+
+async def retry(
+    session: AsyncSession, alert_id: int, at: datetime, attempts: int, error: str | None
+) -> None:
+    """Try again at ``at`` (a failure, or the room's hourly cap is reached)."""
+    await session.execute(
+        update(OutboxRow)
+        .where(OutboxRow.id == alert_id)
+        .values(next_at=at, attempts=attempts, claimed_until=None, error=error)
+    )
+
+
+async def sent_since(
+    session: AsyncSession, room_id: str, kind: str, since: datetime
+) -> list[datetime]:
+    """When the room's alerts on channels of ``kind`` went out since ``since``, oldest first."""
+    rows = await session.scalars(
+        select(OutboxRow.sent_at)
+        .join(AlertChannel, AlertChannel.id == OutboxRow.channel_id)
+        .where(
+            and_(
+                OutboxRow.room_id == room_id,
+                OutboxRow.status == "sent",
+                AlertChannel.kind == kind,
+                OutboxRow.sent_at >= since,
+            )
+        )
+        .order_by(OutboxRow.sent_at)
+    )
+    return [utc(r) for r in rows if r is not None]
+
+
+async def pending_count(session: AsyncSession) -> int:
+    value = await session.scalar(
+        select(func.count()).select_from(OutboxRow).where(OutboxRow.status == PENDING)
+    )
+    return int(value or 0)

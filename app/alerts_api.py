@@ -1,0 +1,245 @@
+"""REST routes for turn alerts: push subscriptions, e-mail, the room webhook, language.
+
+Every route but the VAPID key and the stop link needs the caller's seat token. An
+address, endpoint or URL is never sent back to anyone: the owner learns only that
+one is set. The stop link in every mail is bound to the seat by a random
+per-seat secret, and works as a plain GET from a mail client.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import alert_store, mailer
+from app.alert_texts import LANGS, text
+from app.api import ERRORS, Svc, Token
+from app.errors import ApiError
+from app.rooms import hash_token, seat_in
+from app.services import Services
+from app.webhooks import SHAPES, BadWebhook, check_url
+
+router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
+
+Lang = Literal["en", "de", "fr"]
+EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SetLang(Strict):
+    lang: Lang
+
+
+class PushKeys(BaseModel):
+    p256dh: str = Field(min_length=1, max_length=200)
+    auth: str = Field(min_length=1, max_length=100)
+
+
+class PushSubscription(BaseModel):
+    """What ``PushSubscription.toJSON()`` gives in the browser (extra fields are ignored)."""
+
+    endpoint: str = Field(min_length=8, max_length=2000)
+    keys: PushKeys
+    lang: Lang | None = None
+
+
+class RemovePush(BaseModel):
+    endpoint: str = Field(min_length=8, max_length=2000)
+
+
+class SetEmail(Strict):
+    address: str = Field(min_length=3, max_length=254, examples=["anna@example.org"])
+    lang: Lang | None = None
+
+
+class SetWebhook(Strict):
+    url: str = Field(min_length=8, max_length=2000)
+    shape: Literal["discord", "slack", "json"] = "json"
+    lang: Lang | None = None
+
+
+def _base(svc: Services, request: Request) -> str:
+    return svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+
+
+async def _person(svc: Services, room: str, token: str | None) -> tuple[int, str]:
+    state = await svc.rooms.load(room)
+    seat = seat_in(state, token)
+    if seat is None or token is None:
+        raise ApiError(401, "no_token", "Only seated players can choose alerts; sit down first.")
+    return seat, hash_token(token)
+
+
+async def _settings(svc: Services, room: str, seat: int, person: str) -> dict[str, Any]:
+    """The caller's own alert settings; addresses are told as set, never shown."""
+    state = await svc.rooms.load(room)
+    async with svc.rooms.db.transaction() as session:
+        mine = await alert_store.seat_settings(session, room, person)
+        found = await alert_store.channels(session, room, [person])
+    kinds = [c.kind for c in found]
+    body: dict[str, Any] = {
+        "lang": mine.lang if mine else None,
+        "push": kinds.count("push"),
+        "email": "email" in kinds,
+        "mail_available": mailer.enabled(svc.settings),
+        "host": seat == state.room.creator_seat,
+    }
+    if body["host"]:
+        hook = next((c for c in found if c.kind == "webhook"), None)
+        body["webhook"] = {
+            "set": hook is not None,
+            "shape": hook.data.get("shape") if hook else None,
+        }
+    return body
+
+
+@router.get("/vapid-key", summary="The server's Web Push (VAPID) public key")
+async def vapid_key(room: str, svc: Svc) -> dict[str, str]:
+    return {"key": svc.outbox.keys.vapid_public_key}
+
+
+@router.get("", summary="The caller's alert settings in this room")
+async def get_alerts(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    return await _settings(svc, room, seat, person)
+
+
+@router.put("/lang", summary="The language of the caller's alerts")
+async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.save_seat_settings(session, room, person, body.lang)
+    return await _settings(svc, room, seat, person)
+
+
+@router.post("/push", summary="Add this browser's push subscription")
+async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) -> dict[str, Any]:
+    from app import push
+
+    seat, person = await _person(svc, room, token)
+    keys = body.keys.model_dump()
+    if not push.valid_subscription(body.endpoint, keys):
+        raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
+    try:
+        push.encrypt(body.endpoint, keys, {"check": True})
+    except Exception as exc:
+        raise ApiError(
+            400, "bad_subscription", "This push subscription's keys are not valid."
+        ) from exc
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.save_seat_settings(session, room, person, body.lang)
+        await alert_store.add_channel(
+            session, room, person, "push", body.endpoint, {"keys": keys}, replace_all=False
+        )
+    return await _settings(svc, room, seat, person)
+
+
+@router.delete("/push", summary="Remove a push subscription")
+async def remove_push(room: str, body: RemovePush, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.remove_channels(session, room, person, "push", body.endpoint)
+    return await _settings(svc, room, seat, person)
+
+
+@router.put("/email", summary="Leave an e-mail address for this room's alerts")
+async def set_email(
+    room: str, body: SetEmail, request: Request, svc: Svc, token: Token
+) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    if not mailer.enabled(svc.settings):
+        raise ApiError(409, "mail_unavailable", "This server does not send mail.")
+    address = body.address.strip()
+    if not EMAIL.match(address):
+        raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
+    assert token is not None
+    data = {"sealed": svc.outbox.keys.seal(token), "base": _base(svc, request)}
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.save_seat_settings(session, room, person, body.lang)
+        await alert_store.add_channel(
+            session, room, person, "email", address, data, replace_all=True
+        )
+    return await _settings(svc, room, seat, person)
+
+
+@router.delete("/email", summary="Remove the e-mail address")
+async def remove_email(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.remove_channels(session, room, person, "email", None)
+    return await _settings(svc, room, seat, person)
+
+
+@router.get("/stop", summary="Stop the mails (the link in every mail)", response_class=HTMLResponse)
+async def stop_mails_link(
+    room: str, svc: Svc, key: Annotated[str, Query(max_length=100)]
+) -> HTMLResponse:
+    return await stop_mails(room, svc, key)
+
+
+@router.post("/stop", summary="One-click stop of the mails (RFC 8058)", response_class=HTMLResponse)
+async def stop_mails(
+    room: str, svc: Svc, key: Annotated[str, Query(max_length=100)]
+) -> HTMLResponse:
+    async with svc.rooms.db.transaction() as session:
+        mine = await alert_store.seat_by_stop_key(session, room, key)
+        if mine is not None:
+            await alert_store.remove_channels(session, room, mine.token_hash, "email", None)
+    lang = mine.lang if mine else "en"
+    message = text(lang, "stopped" if mine else "stop_unknown")
+    page = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(text(lang, 'stopped_title'))}</title>"
+        '<link rel="stylesheet" href="/static/css/base.css"></head>'
+        f'<body><main class="card notice"><h1>{html.escape(text(lang, "stopped_title"))}</h1>'
+        f'<p id="stop-message">{html.escape(message)}</p>'
+        f'<p><a href="/r/{html.escape(room)}">{html.escape(text(lang, "open"))}</a></p>'
+        "</main></body></html>"
+    )
+    return HTMLResponse(page, status_code=200 if mine else 404)
+
+
+@router.put("/webhook", summary="Set the room's webhook (host only)")
+async def set_webhook(
+    room: str, body: SetWebhook, request: Request, svc: Svc, token: Token
+) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    await _host(svc, room, seat)
+    try:
+        await check_url(body.url, svc.settings.webhook_allow_private)
+    except BadWebhook as exc:
+        raise ApiError(400, "bad_webhook", str(exc)) from exc
+    async with svc.rooms.db.transaction() as session:
+        mine = await alert_store.save_seat_settings(session, room, person, body.lang)
+        data = {"shape": body.shape, "lang": body.lang or mine.lang, "base": _base(svc, request)}
+        await alert_store.add_channel(
+            session, room, None, "webhook", body.url, data, replace_all=True
+        )
+    return await _settings(svc, room, seat, person)
+
+
+@router.delete("/webhook", summary="Remove the room's webhook (host only)")
+async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    await _host(svc, room, seat)
+    async with svc.rooms.db.transaction() as session:
+        await alert_store.remove_channels(session, room, None, "webhook", None)
+    return await _settings(svc, room, seat, person)
+
+
+async def _host(svc: Services, room: str, seat: int) -> None:
+    state = await svc.rooms.load(room)
+    if seat != state.room.creator_seat:
+        raise ApiError(403, "not_creator", "Only the room's host can set its webhook.")
+
+
+assert set(SHAPES) == {"discord", "slack", "json"} and set(LANGS) == {"en", "de", "fr"}

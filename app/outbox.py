@@ -1,0 +1,244 @@
+"""The alert worker: claim due alerts, check they are still due, send, retry, give up.
+
+Every app process runs one. Rows are claimed for a lease (``FOR UPDATE SKIP
+LOCKED`` on PostgreSQL, the single writer on SQLite), so two processes never
+send one row; a row stays in the table until it is sent, given up or no longer
+due, so alerts survive restarts. A process killed between sending and marking a
+row sends that one row again once its lease has run out: delivery is at least
+once, and exactly once whenever the process lives to mark it.
+
+Before sending, the worker checks again that the game still waits for the seat,
+that the same person still sits there and does not have the room open, and that
+the room's hourly cap on this channel is not reached (then it waits for a slot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+import httpx
+
+from app import alert_store, mailer, push, webhooks
+from app.alert_keys import AlertKeys, load_keys
+from app.alert_store import Due
+from app.alert_texts import text, title
+from app.alerts import Alerts, waiting_for
+from app.clock import clock
+from app.config import Settings
+from app.errors import ApiError
+from app.presence import Presence
+from app.rooms import Rooms
+from app.roomstate import RoomState
+
+log = logging.getLogger("spieltisch.alerts")
+
+LEASE = timedelta(minutes=2)
+BATCH = 20
+HOUR = timedelta(hours=1)
+
+
+class Outbox:
+    """Sends the outbox of one database; ``start`` runs the loop, ``run_once`` one pass."""
+
+    def __init__(
+        self, rooms: Rooms, presence: Presence, alerts: Alerts, settings: Settings
+    ) -> None:
+        self.rooms = rooms
+        self.presence = presence
+        self.alerts = alerts
+        self.settings = settings
+        self._keys: AlertKeys | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    @property
+    def keys(self) -> AlertKeys:
+        assert self._keys is not None, "Outbox.start() loads the keys"
+        return self._keys
+
+    async def start(self, loop: bool = True) -> None:
+        self._keys = await load_keys(self.rooms.db, self.settings)
+        self._client = httpx.AsyncClient(headers={"User-Agent": "Spieltisch alerts"})
+        if loop:
+            self._task = asyncio.create_task(self._run(), name="alert-outbox")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def poke(self, state: RoomState) -> None:
+        """After a commit: wake the loop if that room just queued alerts that are due now."""
+        if state.room.id in self.alerts.due_now:
+            self.alerts.due_now.discard(state.room.id)
+            self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                while await self.run_once():
+                    pass
+            except Exception:
+                log.exception("alert worker pass failed; trying again shortly")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.alert_poll_seconds)
+            self._wake.clear()
+
+    async def run_once(self) -> int:
+        """Claim and handle one batch of due alerts; returns how many were claimed."""
+        async with self.rooms.db.transaction() as session:
+            batch = await alert_store.claim(session, clock.now(), LEASE, BATCH)
+        for due in batch:
+            try:
+                await self._handle(due)
+            except Exception:
+                log.exception("alert %s: unexpected error; it is tried again later", due.id)
+        return len(batch)
+
+    async def _handle(self, due: Due) -> None:
+        try:
+            state = await self.rooms.load(due.room_id)
+        except ApiError:
+            await self._finish(due, "skipped", "room gone")
+            return
+        reason = await self._not_due(state, due)
+        if reason is not None:
+            await self._finish(due, "skipped", reason)
+            return
+        now = clock.now()
+        async with self.rooms.db.transaction() as session:
+            sent = await alert_store.sent_since(session, due.room_id, due.channel.kind, now - HOUR)
+        cap = self.settings.alert_room_hourly_cap
+        if len(sent) >= cap:
+            free_at = sent[len(sent) - cap] + HOUR
+            async with self.rooms.db.transaction() as session:
+                await alert_store.retry(session, due.id, free_at, due.attempts, "hourly cap")
+            return
+        try:
+            await self._send(state, due)
+        except push.SubscriptionGone as exc:
+            log.info("alert %s: push subscription %s dropped (%s)", due.id, due.channel.id, exc)
+            async with self.rooms.db.transaction() as session:
+                await alert_store.delete_channel(session, due.channel.id)
+            return
+        except (push.DeliveryFailed, mailer.MailFailed, webhooks.WebhookFailed) as exc:
+            await self._failed(due, str(exc))
+            return
+        await self._finish(due, "sent", None)
+
+    async def _not_due(self, state: RoomState, due: Due) -> str | None:
+        """Why the alert is no longer wanted, or None if it still is."""
+        if state.game_no != due.game_no or due.seat not in waiting_for(state):
+            return "no longer this seat's turn"
+        sitting = state.seats[due.seat]
+        if sitting.token_hash is None or sitting.bot is not None:
+            return "no person in the seat"
+        if due.channel.token_hash is not None and sitting.token_hash != due.channel.token_hash:
+            return "someone else sits there now"
+        online = await self.presence.online(state.room.id, state.room.players)
+        if online.get(due.seat):
+            return "the player has the room open"
+        return None
+
+    async def _failed(self, due: Due, error: str) -> None:
+        attempts = due.attempts + 1
+        async with self.rooms.db.transaction() as session:
+            if attempts >= self.settings.alert_attempts:
+                log.warning(
+                    "alert %s (%s, room %s) given up after %d tries: %s",
+                    due.id,
+                    due.channel.kind,
+                    due.room_id,
+                    attempts,
+                    error,
+                )
+                await alert_store.finish(session, due.id, "failed", clock.now(), error)
+                return
+            wait = timedelta(seconds=self.settings.alert_retry_seconds * 2 ** (attempts - 1))
+            log.info("alert %s: try %d failed (%s); again in %s", due.id, attempts, error, wait)
+            await alert_store.retry(session, due.id, clock.now() + wait, attempts, error)
+
+    async def _finish(self, due: Due, status: str, note: str | None) -> None:
+        async with self.rooms.db.transaction() as session:
+            await alert_store.finish(session, due.id, status, clock.now(), note)
+
+    # -- sending ---------------------------------------------------------------
+
+    async def _send(self, state: RoomState, due: Due) -> None:
+        channel = due.channel
+        base = str(channel.data.get("base") or self.settings.public_url).rstrip("/")
+        room_url = f"{base}/r/{state.room.id}"
+        game = state.engine.title
+        name = state.seats[due.seat].name or ""
+        others = [s.name for i, s in enumerate(state.seats) if i != due.seat and s.name]
+        assert self._client is not None
+        if channel.kind == "webhook":
+            lang = str(channel.data.get("lang", "en"))
+            hook = webhooks.body(
+                str(channel.data.get("shape", "json")),
+                lang,
+                due.kind,
+                game,
+                name,
+                state.room.id,
+                room_url,
+                due.seat,
+            )
+            await webhooks.send(
+                self._client,
+                channel.target,
+                hook,
+                self.settings.webhook_timeout_seconds,
+                self.settings.webhook_allow_private,
+            )
+            return
+        async with self.rooms.db.transaction() as session:
+            settings = await alert_store.seat_settings(
+                session, state.room.id, channel.token_hash or ""
+            )
+        lang = settings.lang if settings is not None else "en"
+        if channel.kind == "push":
+            payload: dict[str, Any] = {
+                "title": title(lang, due.kind, game, others),
+                "body": text(lang, "push_body"),
+                "url": f"/r/{state.room.id}",
+                "tag": f"spieltisch-{state.room.id}",
+                "kind": due.kind,
+            }
+            await push.send(
+                self._client,
+                self.keys,
+                self.settings.vapid_subject,
+                channel.target,
+                dict(channel.data.get("keys", {})),
+                payload,
+                self.settings.webhook_timeout_seconds,
+            )
+            return
+        if channel.kind == "email":
+            token = self.keys.open(str(channel.data.get("sealed", "")))
+            if token is None or settings is None:
+                raise mailer.MailFailed("the resume token for this address can't be read")
+            mail = mailer.AlertMail(
+                to=channel.target,
+                lang=lang,
+                kind=due.kind,
+                game=game,
+                name=name,
+                others=others,
+                resume_link=f"{room_url}#token={token}",
+                stop_link=f"{base}/api/rooms/{state.room.id}/alerts/stop?key={settings.stop_key}",
+            )
+            await mailer.send(self.settings, mail)
+            return
+        raise mailer.MailFailed(f"unknown channel kind {channel.kind!r}")

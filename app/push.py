@@ -1,0 +1,82 @@
+"""Web Push: encrypt a payload for one browser subscription and hand it to its push service.
+
+The payload is encrypted with the subscription's keys (RFC 8291, ``aes128gcm``,
+through ``pywebpush``) and the request is signed with the server's VAPID key
+(RFC 8292). A push service answering 404 or 410 says the subscription is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from pywebpush import WebPusher
+
+from app.alert_keys import AlertKeys
+
+TTL_SECONDS = 24 * 3600
+
+
+class SubscriptionGone(Exception):
+    """The push service no longer knows the subscription: drop it."""
+
+
+class DeliveryFailed(Exception):
+    """Sending failed in a way that may pass: try again later."""
+
+
+def valid_subscription(endpoint: str, keys: dict[str, Any]) -> bool:
+    """An https (or, for tests and local services, http) endpoint and both keys."""
+    parts = urlsplit(endpoint)
+    return (
+        parts.scheme in ("https", "http")
+        and bool(parts.netloc)
+        and isinstance(keys.get("p256dh"), str)
+        and isinstance(keys.get("auth"), str)
+    )
+
+
+def encrypt(endpoint: str, keys: dict[str, str], payload: dict[str, Any]) -> bytes:
+    pusher = WebPusher({"endpoint": endpoint, "keys": keys})
+    body: bytes = pusher.encode(json.dumps(payload).encode(), "aes128gcm")["body"]
+    return body
+
+
+async def send(
+    client: httpx.AsyncClient,
+    keys: AlertKeys,
+    subject: str,
+    endpoint: str,
+    sub_keys: dict[str, str],
+    payload: dict[str, Any],
+    seconds: float,
+) -> None:
+    """Deliver ``payload`` to one subscription; ``SubscriptionGone`` or ``DeliveryFailed``."""
+    try:
+        body = encrypt(endpoint, sub_keys, payload)
+    except Exception as exc:  # malformed keys: this subscription can never work
+        raise SubscriptionGone(f"cannot encrypt for this subscription: {exc}") from exc
+    parts = urlsplit(endpoint)
+    claims = {
+        "sub": subject,
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int(time.time()) + 12 * 3600,
+    }
+    headers = {
+        **keys.vapid.sign(claims),
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(TTL_SECONDS),
+        "Urgency": "normal",
+    }
+    try:
+        response = await client.post(endpoint, content=body, headers=headers, timeout=seconds)
+    except httpx.HTTPError as exc:
+        raise DeliveryFailed(f"push service unreachable: {type(exc).__name__}") from exc
+    if response.status_code in (404, 410):
+        raise SubscriptionGone(f"push service answered {response.status_code}")
+    if response.status_code >= 300:
+        raise DeliveryFailed(f"push service answered {response.status_code}")
