@@ -1,0 +1,78 @@
+"""Shared steps for the alert tests: a table of two or three people, moves, the worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.services import Services
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def table(client: TestClient, names: tuple[str, ...] = ("Anna", "Ben")) -> tuple[str, list[str]]:
+    """A started "secret" game with one person per name; returns the room and their tokens."""
+    created = client.post(
+        "/api/rooms", json={"game": "secret", "players": len(names), "name": names[0]}
+    ).json()
+    room = created["room"]
+    tokens = [created["token"]]
+    for seat, name in enumerate(names[1:], start=1):
+        response = client.post(f"/api/rooms/{room}/seats/{seat}", json={"name": name})
+        tokens.append(response.json()["token"])
+    started = client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    assert started.status_code == 200, started.text
+    return room, tokens
+
+
+def move(client: TestClient, room: str, token: str) -> dict[str, Any]:
+    state = client.get(f"/api/rooms/{room}/state", headers=auth(token)).json()
+    response = client.post(
+        f"/api/rooms/{room}/moves",
+        json={"seq": state["seq"], "move": {"n": 1}},
+        headers=auth(token),
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def services(client: TestClient) -> Services:
+    svc: Services = client.app.state.services  # type: ignore[attr-defined]
+    return svc
+
+
+def work(client: TestClient) -> int:
+    """Let the alert worker handle everything due now; returns how many alerts it took."""
+    svc = services(client)
+    total = 0
+    while True:
+        taken = client.portal.call(svc.outbox.run_once)  # type: ignore[union-attr]
+        if not taken:
+            return total
+        total += taken
+
+
+def outbox(client: TestClient, room: str) -> list[dict[str, Any]]:
+    """The room's outbox rows, oldest first, as plain dicts."""
+    from sqlalchemy import select
+
+    from app.alert_models import OutboxRow
+
+    svc = services(client)
+
+    async def rows() -> list[dict[str, Any]]:
+        async with svc.rooms.db.transaction() as session:
+            found = await session.scalars(
+                select(OutboxRow).where(OutboxRow.room_id == room).order_by(OutboxRow.id)
+            )
+            return [
+                {"seat": r.seat, "kind": r.kind, "status": r.status, "attempts": r.attempts}
+                for r in found
+            ]
+
+    result: list[dict[str, Any]] = client.portal.call(rows)  # type: ignore[union-attr]
+    return result

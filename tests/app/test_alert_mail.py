@@ -1,0 +1,239 @@
+"""Alert mails against a real SMTP server (aiosmtpd): content, language, links, delay, cap."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.clock import clock
+from app.config import Settings
+from app.main import create_app
+from tests.app.alerting import auth, move, outbox, table, work
+from tests.receivers import SmtpServer, smtp_server
+
+DELAY_MINUTES = 10
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
+    configured = settings.model_copy(
+        update={
+            "smtp_host": "127.0.0.1",
+            "smtp_port": smtp.port,
+            "smtp_security": "none",
+            "smtp_sender": "Spieltisch <tisch@example.org>",
+            "alert_delay_minutes": DELAY_MINUTES,
+            "alert_poll_seconds": 3600,
+            "alert_room_hourly_cap": 2,
+            "public_url": "https://play.example.org",
+        }
+    )
+    try:
+        with TestClient(create_app(configured)) as client:
+            yield client
+    finally:
+        clock.reset()
+
+
+def _later(minutes: float) -> None:
+    clock.advance(minutes * 60)
+
+
+def test_a_mail_goes_out_once_after_the_delay_in_the_seats_language(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    room, (anna, ben) = table(client)
+    response = client.put(
+        f"/api/rooms/{room}/alerts/email",
+        json={"address": "ben@example.org", "lang": "de"},
+        headers=auth(ben),
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["email"] is True
+    assert "ben@example.org" not in response.text
+    move(client, room, anna)
+    work(client)
+    assert smtp.mails == [], "no mail before the delay has passed"
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    (mail,) = smtp.wait(1)
+    assert smtp.inbox.rcpt == [["ben@example.org"]]
+    assert mail["Subject"] == "Du bist dran — Secret count mit Anna"
+    body = mail.get_content()
+    assert "Hallo Ben," in body
+    resume = re.search(r"https://play\.example\.org/r/([\w-]+)#token=(\S+)", body)
+    assert resume is not None and resume.group(1) == room and resume.group(2) == ben
+    stop = re.search(r"(https://play\.example\.org/api/rooms/\S+/alerts/stop\?key=\S+)", body)
+    assert stop is not None
+    assert mail["List-Unsubscribe"] == f"<{stop.group(1)}>"
+    _later(DELAY_MINUTES)
+    work(client)
+    assert len(smtp.mails) == 1, "one mail per turn"
+
+
+def test_no_mail_when_the_player_moved_within_the_delay(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    room, (anna, ben) = table(client)
+    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
+    client.put(
+        f"/api/rooms/{room}/alerts/email", json={"address": "anna@x.org"}, headers=auth(anna)
+    )
+    move(client, room, anna)
+    _later(DELAY_MINUTES / 2)
+    move(client, room, ben)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    mails = smtp.wait(1)
+    assert [m["To"] for m in mails] == ["anna@x.org"], "only Anna waits; Ben just moved"
+    assert {r["status"] for r in outbox(client, room)} == {"cancelled", "sent"}
+
+
+def test_the_stop_link_stops_the_mails_and_says_so_in_the_seats_language(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    room, (anna, ben) = table(client)
+    client.put(
+        f"/api/rooms/{room}/alerts/email",
+        json={"address": "ben@x.org", "lang": "fr"},
+        headers=auth(ben),
+    )
+    move(client, room, anna)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    body = smtp.wait(1)[0].get_content()
+    link = re.search(r"https://play\.example\.org(/api/rooms/\S+/alerts/stop\?key=\S+)", body)
+    assert link is not None
+    page = client.get(link.group(1))
+    assert page.status_code == 200
+    assert "Vous ne recevrez plus de mails pour cette table." in page.text
+    assert client.get(f"/api/rooms/{room}/alerts", headers=auth(ben)).json()["email"] is False
+    move(client, room, ben)
+    move(client, room, anna)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    assert len(smtp.mails) == 1
+    again = client.get(link.group(1))
+    assert again.status_code == 200, "a second click (or a mail scanner's) still says it worked"
+    unknown = client.get(f"/api/rooms/{room}/alerts/stop?key=nope")
+    assert unknown.status_code == 404 and "no longer valid" in unknown.text
+
+
+def test_a_one_click_post_to_the_stop_link_stops_the_mails(client: TestClient) -> None:
+    room, (_, ben) = table(client)
+    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
+    from app import alert_store
+    from app.rooms import hash_token
+    from tests.app.alerting import services
+
+    svc = services(client)
+
+    async def key() -> str:
+        async with svc.rooms.db.transaction() as session:
+            mine = await alert_store.seat_settings(session, room, hash_token(ben))
+            assert mine is not None
+            return mine.stop_key
+
+    stop_key = client.portal.call(key)  # type: ignore[union-attr]
+    response = client.post(
+        f"/api/rooms/{room}/alerts/stop?key={stop_key}", data={"List-Unsubscribe": "One-Click"}
+    )
+    assert response.status_code == 200
+    assert client.get(f"/api/rooms/{room}/alerts", headers=auth(ben)).json()["email"] is False
+
+
+def test_the_rooms_hourly_cap_holds_mails_back_until_a_slot_frees(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    room, (anna, ben) = table(client)
+    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
+    client.put(
+        f"/api/rooms/{room}/alerts/email", json={"address": "anna@x.org"}, headers=auth(anna)
+    )
+    move(client, room, anna)  # Ben's turn
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    move(client, room, ben)  # Anna's turn
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    move(client, room, anna)  # Ben's turn again: the third mail within the hour
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    assert len(smtp.wait(2)) == 2
+    assert outbox(client, room)[-1]["status"] == "pending"
+    _later(60)
+    work(client)
+    mails = smtp.wait(3)
+    assert [m["To"] for m in mails] == ["ben@x.org", "anna@x.org", "ben@x.org"]
+
+
+def test_a_failing_smtp_server_is_retried_then_given_up(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.server import free_port
+
+    configured = settings.model_copy(
+        update={
+            "smtp_host": "127.0.0.1",
+            "smtp_port": free_port(),  # nobody listens there
+            "smtp_security": "none",
+            "alert_delay_minutes": 1,
+            "alert_poll_seconds": 3600,
+            "alert_attempts": 3,
+            "alert_retry_seconds": 60,
+        }
+    )
+    try:
+        with TestClient(create_app(configured)) as client:
+            room, (anna, ben) = table(client)
+            client.put(
+                f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben)
+            )
+            move(client, room, anna)
+            _later(1.01)
+            work(client)
+            assert outbox(client, room)[0] == {
+                "seat": 1,
+                "kind": "turn",
+                "status": "pending",
+                "attempts": 1,
+            }
+            _later(1.01)
+            work(client)
+            assert outbox(client, room)[0]["attempts"] == 2
+            _later(1.01)
+            work(client)
+            assert outbox(client, room)[0]["attempts"] == 2, "the second retry waits twice as long"
+            _later(1.01)
+            work(client)
+            assert outbox(client, room)[0]["status"] == "failed"
+            assert any("given up after 3 tries" in r.getMessage() for r in caplog.records)
+    finally:
+        clock.reset()
+
+
+def test_addresses_are_checked_and_mail_needs_a_server(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        room, (anna, _) = table(client)
+        refused = client.put(
+            f"/api/rooms/{room}/alerts/email", json={"address": "a@b.org"}, headers=auth(anna)
+        )
+        assert refused.status_code == 409 and refused.json()["code"] == "mail_unavailable"
+    with TestClient(create_app(settings.model_copy(update={"smtp_host": "127.0.0.1"}))) as client:
+        room, (anna, _) = table(client)
+        for bad in ("no-at-sign", "a@b@c", "x y@z.org", "a@b.org\nBcc: c@d.org"):
+            response = client.put(
+                f"/api/rooms/{room}/alerts/email", json={"address": bad}, headers=auth(anna)
+            )
+            assert response.status_code == 400 and response.json()["code"] == "bad_email", bad
+        spectator = client.put(f"/api/rooms/{room}/alerts/email", json={"address": "a@b.org"})
+        assert spectator.status_code == 401

@@ -1,0 +1,137 @@
+"""Real receivers for alert tests: an SMTP server (aiosmtpd) and an HTTP endpoint.
+
+Both run in threads of the test process on free ports, keep what they receive,
+and let a test wait for a number of deliveries without sleeping blindly.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+from tests.server import free_port
+
+WAIT_SECONDS = 30.0
+
+
+def wait_for(check: Any, what: str, seconds: float = WAIT_SECONDS) -> None:
+    """Poll ``check()`` until it is true; fail with ``what`` after ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class _Inbox:
+    def __init__(self) -> None:
+        self.mails: list[EmailMessage] = []
+        self.rcpt: list[list[str]] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.mails.append(message)  # type: ignore[arg-type]
+            self.rcpt.append(list(envelope.rcpt_tos))
+        return "250 OK"
+
+
+@dataclass
+class SmtpServer:
+    port: int
+    inbox: _Inbox
+
+    @property
+    def mails(self) -> list[EmailMessage]:
+        with self.inbox.lock:
+            return list(self.inbox.mails)
+
+    def wait(self, count: int) -> list[EmailMessage]:
+        wait_for(lambda: len(self.mails) >= count, f"{count} mails (have {len(self.mails)})")
+        return self.mails
+
+
+@contextmanager
+def smtp_server() -> Iterator[SmtpServer]:
+    inbox = _Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield SmtpServer(port, inbox)
+    finally:
+        controller.stop()
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class HttpReceiver:
+    """Answers POSTs with the next status in ``statuses`` (then 201) and keeps each request."""
+
+    port: int
+    requests: list[Received] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def got(self) -> list[Received]:
+        with self.lock:
+            return list(self.requests)
+
+    def wait(self, count: int) -> list[Received]:
+        wait_for(lambda: len(self.got()) >= count, f"{count} requests (have {len(self.got())})")
+        return self.got()
+
+
+@contextmanager
+def http_receiver() -> Iterator[HttpReceiver]:
+    receiver = HttpReceiver(port=free_port())
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            body = self.rfile.read(length)
+            with receiver.lock:
+                receiver.requests.append(
+                    Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                )
+                status = receiver.statuses.pop(0) if receiver.statuses else 201
+            self.send_response(status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", receiver.port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield receiver
+    finally:
+        server.shutdown()
+        server.server_close()
