@@ -1,0 +1,328 @@
+"""Push and webhook alerts against a local HTTP receiver, and the rules every alert follows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from py_vapid import Vapid02
+
+from app.clock import clock
+from app.config import Settings
+from app.main import create_app
+from tests.app.alerting import auth, move, outbox, table, work
+from tests.pushkeys import PushKeys
+from tests.receivers import HttpReceiver, http_receiver
+
+DELAY_MINUTES = 3
+
+
+@pytest.fixture
+def receiver() -> Iterator[HttpReceiver]:
+    with http_receiver() as r:
+        yield r
+
+
+def _client(settings: Settings, **update: object) -> TestClient:
+    values: dict[str, object] = {
+        "alert_delay_minutes": DELAY_MINUTES,
+        "alert_poll_seconds": 3600,
+        "alert_retry_seconds": 30,
+        "webhook_allow_private": True,
+        "public_url": "https://play.example.org",
+        **update,
+    }
+    return TestClient(create_app(settings.model_copy(update=values)))
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    try:
+        with _client(settings) as client:
+            yield client
+    finally:
+        clock.reset()
+
+
+def _later(minutes: float = DELAY_MINUTES + 1) -> None:
+    clock.advance(minutes * 60)
+
+
+# -- Web Push ------------------------------------------------------------------
+
+
+def test_a_push_is_encrypted_to_the_subscription_and_signed_with_the_servers_key(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, ben, _) = table(client, ("Anna", "Ben", "Cleo"))
+    keys = PushKeys.make()
+    added = client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json={**keys.subscription(receiver.url("/push/ben")), "lang": "en"},
+        headers=auth(ben),
+    )
+    assert added.status_code == 200, added.text
+    assert added.json()["push"] == 1
+    assert "/push/ben" not in added.text
+    move(client, room, anna)
+    _later()
+    work(client)
+    (request,) = receiver.wait(1)
+    assert request.path == "/push/ben"
+    assert request.headers["content-encoding"] == "aes128gcm"
+    assert b"Your turn" not in request.body, "the body is encrypted"
+    payload = keys.decrypt(request.body)
+    assert payload["title"] == "Your turn — Secret count with Anna and Cleo"
+    assert payload["url"] == f"/r/{room}"
+    vapid_key = client.get(f"/api/rooms/{room}/alerts/vapid-key").json()["key"]
+    assert f"k={vapid_key}" in request.headers["authorization"]
+    assert Vapid02.verify(request.headers["authorization"])
+
+
+def test_a_subscription_the_push_service_forgot_is_dropped(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, ben) = table(client)
+    receiver.statuses.append(410)
+    client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json=PushKeys.make().subscription(receiver.url()),
+        headers=auth(ben),
+    )
+    move(client, room, anna)
+    _later()
+    work(client)
+    receiver.wait(1)
+    assert client.get(f"/api/rooms/{room}/alerts", headers=auth(ben)).json()["push"] == 0
+
+
+def test_a_removed_subscription_gets_nothing(client: TestClient, receiver: HttpReceiver) -> None:
+    room, (anna, ben) = table(client)
+    sub = PushKeys.make().subscription(receiver.url())
+    client.post(f"/api/rooms/{room}/alerts/push", json=sub, headers=auth(ben))
+    move(client, room, anna)
+    removed = client.request(
+        "DELETE",
+        f"/api/rooms/{room}/alerts/push",
+        json={"endpoint": sub["endpoint"]},
+        headers=auth(ben),
+    )
+    assert removed.json()["push"] == 0
+    _later()
+    work(client)
+    assert receiver.got() == []
+    assert outbox(client, room) == []
+
+
+def test_bad_subscriptions_are_refused(client: TestClient) -> None:
+    room, (anna, _) = table(client)
+    for body in (
+        {
+            "endpoint": "ftp://push.example/x",
+            "keys": {"p256dh": PushKeys.make().p256dh, "auth": "AAAAAAAAAAAAAAAAAAAAAA"},
+        },
+        {"endpoint": "https://push.example/x", "keys": {"p256dh": "bm90IGEga2V5", "auth": "AAAA"}},
+    ):
+        response = client.post(f"/api/rooms/{room}/alerts/push", json=body, headers=auth(anna))
+        assert response.status_code == 400 and response.json()["code"] == "bad_subscription"
+
+
+# -- rules ---------------------------------------------------------------------
+
+
+def test_no_alert_while_the_player_has_the_room_open(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, ben) = table(client)
+    client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json=PushKeys.make().subscription(receiver.url()),
+        headers=auth(ben),
+    )
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": ben})
+        assert ws.receive_json()["type"] == "state"
+        move(client, room, anna)
+        _later()
+        work(client)
+    assert receiver.got() == []
+    assert [r["status"] for r in outbox(client, room)] == ["skipped"]
+
+
+def test_bots_and_the_mover_get_no_alerts_and_a_rematch_drops_old_ones(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    created = client.post(
+        "/api/rooms",
+        json={"game": "secret", "players": 2, "name": "Anna", "bots": {"1": "one"}},
+    ).json()
+    room, anna = created["room"], created["token"]
+    client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json=PushKeys.make().subscription(receiver.url()),
+        headers=auth(anna),
+    )
+    client.put(
+        f"/api/rooms/{room}/alerts/webhook",
+        json={"url": receiver.url("/hook"), "shape": "json"},
+        headers=auth(anna),
+    )
+    client.post(f"/api/rooms/{room}/start", headers=auth(anna))
+    rows = outbox(client, room)
+    assert {(r["seat"], r["kind"]) for r in rows} == {(0, "turn")}, "Anna's turn, not the bot's"
+    _later()
+    work(client)
+    assert {r.path for r in receiver.wait(1)} <= {"/hook"}
+
+
+def test_at_most_one_alert_per_seat_and_turn_even_when_queued_twice(client: TestClient) -> None:
+    from app import alerts
+    from tests.app.alerting import services
+
+    room, (anna, ben) = table(client)
+    client.put(f"/api/rooms/{room}/alerts/lang", json={"lang": "de"}, headers=auth(ben))
+    client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json=PushKeys.make().subscription("https://push.example.org/ben"),
+        headers=auth(ben),
+    )
+    move(client, room, anna)
+    svc = services(client)
+
+    async def again() -> None:
+        state = await svc.rooms.load(room)
+        async with svc.rooms.db.transaction() as session:
+            await alerts.enqueue_turn_alert(session, state, 1, "turn", turn_seq=state.seq)
+            await alerts.enqueue_turn_alert(session, state, 1, "reminder", turn_seq=state.seq)
+            await alerts.enqueue_turn_alert(session, state, 1, "reminder", turn_seq=state.seq)
+
+    client.portal.call(again)  # type: ignore[union-attr]
+    assert sorted(r["kind"] for r in outbox(client, room)) == ["reminder", "turn"]
+
+
+# -- webhooks ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["discord", "slack", "json"])
+def test_webhook_shapes(client: TestClient, receiver: HttpReceiver, shape: str) -> None:
+    room, (anna, _) = table(client)
+    response = client.put(
+        f"/api/rooms/{room}/alerts/webhook",
+        json={"url": receiver.url(), "shape": shape, "lang": "de"},
+        headers=auth(anna),
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["webhook"] == {"set": True, "shape": shape}
+    assert receiver.url() not in response.text
+    move(client, room, anna)
+    _later()
+    work(client)
+    body = receiver.wait(1)[0].json()
+    link = f"https://play.example.org/r/{room}"
+    if shape == "discord":
+        assert body == {
+            "username": "Spieltisch",
+            "content": f"Ben ist in Secret count am Zug. {link}",
+        }
+    elif shape == "slack":
+        assert body == {"text": f"Ben ist in Secret count am Zug. <{link}|Zum Tisch>"}
+    else:
+        assert body == {
+            "event": "turn",
+            "room": room,
+            "game": "Secret count",
+            "seat": 1,
+            "player": "Ben",
+            "url": link,
+            "text": "Ben ist in Secret count am Zug.",
+        }
+
+
+def test_a_failing_webhook_is_retried_with_backoff_and_delivered_once(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, _) = table(client)
+    receiver.statuses.extend([500, 503])
+    client.put(
+        f"/api/rooms/{room}/alerts/webhook", json={"url": receiver.url()}, headers=auth(anna)
+    )
+    move(client, room, anna)
+    _later()
+    work(client)
+    assert len(receiver.wait(1)) == 1
+    _later(0.6)  # 30 s after the first failure
+    work(client)
+    assert len(receiver.wait(2)) == 2
+    _later(0.6)  # the second retry waits 60 s: not yet
+    work(client)
+    assert len(receiver.got()) == 2
+    _later(0.6)
+    work(client)
+    assert len(receiver.wait(3)) == 3
+    assert outbox(client, room)[-1]["status"] == "sent"
+    _later(120)
+    work(client)
+    assert len(receiver.got()) == 3
+
+
+def test_only_the_host_sets_the_webhook_and_no_one_sees_it(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, ben) = table(client)
+    refused = client.put(
+        f"/api/rooms/{room}/alerts/webhook", json={"url": receiver.url()}, headers=auth(ben)
+    )
+    assert refused.status_code == 403 and refused.json()["code"] == "not_creator"
+    client.put(
+        f"/api/rooms/{room}/alerts/webhook", json={"url": receiver.url()}, headers=auth(anna)
+    )
+    assert "webhook" not in client.get(f"/api/rooms/{room}/alerts", headers=auth(ben)).json()
+    removed = client.request("DELETE", f"/api/rooms/{room}/alerts/webhook", headers=auth(anna))
+    assert removed.json()["webhook"] == {"set": False, "shape": None}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/hook",
+        "http://192.168.0.10/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://0.0.0.0/hook",
+        "ftp://example.org/hook",
+        "https://user:secret@example.org/hook",
+    ],
+)
+def test_webhooks_to_private_addresses_are_refused(settings: Settings, url: str) -> None:
+    with _client(settings, webhook_allow_private=False) as client:
+        room, (anna, _) = table(client)
+        response = client.put(
+            f"/api/rooms/{room}/alerts/webhook", json={"url": url}, headers=auth(anna)
+        )
+        assert response.status_code == 400, url
+        assert response.json()["code"] == "bad_webhook"
+
+
+def test_a_public_address_passes_the_guard(settings: Settings) -> None:
+    with _client(settings, webhook_allow_private=False) as client:
+        room, (anna, _) = table(client)
+        response = client.put(
+            f"/api/rooms/{room}/alerts/webhook",
+            json={"url": "https://93.184.215.14/hook", "shape": "slack"},
+            headers=auth(anna),
+        )
+        assert response.status_code == 200, response.text
+
+
+async def test_the_guard_is_checked_again_before_each_call() -> None:
+    import httpx
+
+    from app import webhooks
+
+    async with httpx.AsyncClient() as http:
+        with pytest.raises(webhooks.WebhookFailed, match="private"):
+            await webhooks.send(http, "http://127.0.0.1:9/hook", {}, 1.0, allow_private=False)
