@@ -129,6 +129,10 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
     if not push.valid_subscription(body.endpoint, keys):
         raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
     try:
+        await check_url(body.endpoint, svc.settings.webhook_allow_private)
+    except BadWebhook as exc:
+        raise ApiError(400, "bad_subscription", f"This push endpoint can't be used: {exc}") from exc
+    try:
         push.encrypt(body.endpoint, keys, {"check": True})
     except Exception as exc:
         raise ApiError(

@@ -80,7 +80,9 @@ class Settings(BaseSettings):
     smtp_timeout_seconds: float = Field(15.0, gt=0, description="SMTP connect and send timeout.")
     webhook_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of one webhook call.")
     webhook_allow_private: bool = Field(
-        False, description="Allow webhook URLs on private, loopback and link-local addresses."
+        False,
+        description="Allow webhook URLs and push endpoints on private, loopback and "
+        "link-local addresses.",
     )
 
     @property

@@ -113,6 +113,15 @@ def _static(app: FastAPI) -> None:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # served from the root so that its scope can cover /r/ (turn alerts by push)
+        return FileResponse(
+            STATIC / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     @app.get("/r/{room}", include_in_schema=False)
     async def room_page(room: str) -> FileResponse:
         return FileResponse(STATIC / "room.html")

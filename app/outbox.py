@@ -223,6 +223,7 @@ class Outbox:
                 dict(channel.data.get("keys", {})),
                 payload,
                 self.settings.webhook_timeout_seconds,
+                self.settings.webhook_allow_private,
             )
             return
         if channel.kind == "email":

@@ -2,7 +2,9 @@
 
 The payload is encrypted with the subscription's keys (RFC 8291, ``aes128gcm``,
 through ``pywebpush``) and the request is signed with the server's VAPID key
-(RFC 8292). A push service answering 404 or 410 says the subscription is gone.
+(RFC 8292). A push service answering 404 or 410 says the subscription is gone. Endpoints pass
+the same address guard as webhooks (``WEBHOOK_ALLOW_PRIVATE``): a subscription
+can't make the server call into its own network.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import httpx
 from pywebpush import WebPusher
 
 from app.alert_keys import AlertKeys
+from app.webhooks import BadWebhook, check_url
 
 TTL_SECONDS = 24 * 3600
 
@@ -53,8 +56,13 @@ async def send(
     sub_keys: dict[str, str],
     payload: dict[str, Any],
     seconds: float,
+    allow_private: bool,
 ) -> None:
     """Deliver ``payload`` to one subscription; ``SubscriptionGone`` or ``DeliveryFailed``."""
+    try:
+        await check_url(endpoint, allow_private)
+    except BadWebhook as exc:
+        raise SubscriptionGone(str(exc)) from exc
     try:
         body = encrypt(endpoint, sub_keys, payload)
     except Exception as exc:  # malformed keys: this subscription can never work

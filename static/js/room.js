@@ -5,12 +5,13 @@
  * name and draws the board; its `describeMove` words the log.
  */
 
+import { AlertsPanel } from "./alerts.js";
 import * as api from "./api.js";
 import { byId, h, replace } from "./dom.js";
 import { bindLanguageSelect, initLanguage, lang, onLanguageChange, t } from "./i18n.js";
 import { mergeEvents } from "./messages.js";
 import { RoomSocket } from "./net.js";
-import { TurnSignal, askNotifications, notificationPermission } from "./notify.js";
+import { TurnSignal } from "./notify.js";
 import { toast, toastError } from "./toast.js";
 import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
@@ -287,9 +288,7 @@ function renderLog() {
 }
 
 function renderNotifyButton() {
-  const permission = notificationPermission();
-  const seated = current?.you != null;
-  el.notify.hidden = !seated || permission === "unsupported" || permission === "granted" || permission === "denied";
+  el.notify.hidden = current?.you == null;
 }
 
 /** @param {unknown} moveBody */
@@ -341,12 +340,8 @@ el.chatForm.addEventListener("submit", async (e) => {
   }
 });
 
-el.notify.addEventListener("click", async () => {
-  const answer = await askNotifications();
-  if (answer === "granted") toast(t("turn.notify_on"), { kind: "success", timeout: 2500 });
-  else if (answer === "denied") toast(t("turn.notify_denied"), { kind: "error" });
-  renderNotifyButton();
-});
+const alertsPanel = new AlertsPanel(roomId, () => token);
+el.notify.addEventListener("click", () => alertsPanel.open());
 
 onLanguageChange(() => {
   renderer?.destroy();

@@ -326,3 +326,14 @@ async def test_the_guard_is_checked_again_before_each_call() -> None:
     async with httpx.AsyncClient() as http:
         with pytest.raises(webhooks.WebhookFailed, match="private"):
             await webhooks.send(http, "http://127.0.0.1:9/hook", {}, 1.0, allow_private=False)
+
+
+def test_push_endpoints_on_private_addresses_are_refused(settings: Settings) -> None:
+    with _client(settings, webhook_allow_private=False) as client:
+        room, (anna, _) = table(client)
+        response = client.post(
+            f"/api/rooms/{room}/alerts/push",
+            json=PushKeys.make().subscription("http://169.254.169.254/latest"),
+            headers=auth(anna),
+        )
+        assert response.status_code == 400 and response.json()["code"] == "bad_subscription"

@@ -1,0 +1,257 @@
+// @ts-check
+/**
+ * "Notify me": the dialog where a seated player chooses how to hear about their
+ * turn when the page is closed — Web Push on this device, an e-mail address, and
+ * (for the host) one webhook for the whole table. The server keeps the choices;
+ * it never shows an address back, only that one is set.
+ */
+
+import { request } from "./api.js";
+import { h, replace } from "./dom.js";
+import { lang, onLanguageChange, t } from "./i18n.js";
+import { toast, toastError } from "./toast.js";
+import { pref } from "./tokens.js";
+
+/**
+ * What GET /api/rooms/{room}/alerts answers.
+ * @typedef {object} AlertSettings
+ * @property {string|null} lang
+ * @property {number} push          subscriptions of this seat (all devices)
+ * @property {boolean} email        an address is set
+ * @property {boolean} mail_available
+ * @property {boolean} host
+ * @property {{set: boolean, shape: string|null}} [webhook]  only for the host
+ */
+
+/** The application server key as the Push API wants it. @param {string} b64url */
+export function keyBytes(b64url) {
+  const b64 = b64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (b64url.length % 4)) % 4);
+  const raw = atob(b64);
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+export function pushSupported() {
+  return "serviceWorker" in navigator && typeof PushManager !== "undefined" && typeof Notification !== "undefined";
+}
+
+export class AlertsPanel {
+  /**
+   * @param {string} roomId
+   * @param {() => string|null} token
+   */
+  constructor(roomId, token) {
+    this.roomId = roomId;
+    this.token = token;
+    this.base = `/api/rooms/${encodeURIComponent(roomId)}/alerts`;
+    /** @type {AlertSettings|null} */
+    this.settings = null;
+    this.busy = false;
+    this.dialog = h("dialog", { id: "alerts-dialog", class: "alerts-dialog", "aria-labelledby": "alerts-title" });
+    this.dialog.addEventListener("click", (e) => {
+      if (e.target === this.dialog) this.dialog.close();
+    });
+    document.body.append(this.dialog);
+    onLanguageChange(() => {
+      if (this.dialog.open) this.render();
+      if (this.settings?.lang && this.settings.lang !== lang() && this.token()) {
+        this.call("PUT", "/lang", { lang: lang() }).catch(() => {});
+      }
+    });
+  }
+
+  /** This device's push endpoint for this room, if it subscribed here. */
+  get deviceEndpoint() {
+    return pref(`push.${this.roomId}`);
+  }
+
+  /**
+   * @param {string} method @param {string} path @param {unknown} [body]
+   * @returns {Promise<AlertSettings>}
+   */
+  async call(method, path, body) {
+    const settings = await request(method, this.base + path, { token: this.token(), body });
+    this.settings = settings;
+    return settings;
+  }
+
+  async open() {
+    try {
+      await this.call("GET", "");
+    } catch (err) {
+      toastError(err);
+      return;
+    }
+    this.render();
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  /** @param {() => Promise<unknown>} action @param {string} [done] toast key */
+  async act(action, done) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await action();
+      if (done) toast(t(done), { kind: "success", timeout: 2500 });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async enablePush() {
+    if (!pushSupported()) throw new Error(t("alerts.push_unsupported"));
+    const permission = await Notification.requestPermission();
+    if (permission !== "granted") throw new Error(t("turn.notify_denied"));
+    const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/r/" });
+    const ready = await navigator.serviceWorker.ready;
+    const manager = (ready ?? registration).pushManager;
+    const { key } = await request("GET", `${this.base}/vapid-key`);
+    let subscription = await manager.getSubscription();
+    if (!subscription) {
+      subscription = await manager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    }
+    const json = subscription.toJSON();
+    await this.call("POST", "/push", { endpoint: json.endpoint, keys: json.keys, lang: lang() });
+    pref(`push.${this.roomId}`, json.endpoint ?? null);
+  }
+
+  async disablePush() {
+    const endpoint = this.deviceEndpoint;
+    if (endpoint) await this.call("DELETE", "/push", { endpoint });
+    pref(`push.${this.roomId}`, null);
+  }
+
+  render() {
+    const s = this.settings;
+    if (!s) return;
+    const onHere = !!this.deviceEndpoint && s.push > 0;
+    const push = h(
+      "section",
+      { class: "alerts-channel", "aria-labelledby": "alerts-push-title" },
+      h("h3", { id: "alerts-push-title" }, t("alerts.push_title")),
+      h("p", { class: "muted small", id: "alerts-push-status" }, onHere ? t("alerts.push_on") : t("alerts.push_off")),
+      pushSupported()
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "alerts-push",
+              class: onHere ? "btn" : "btn btn-primary",
+              on: { click: () => this.act(() => (onHere ? this.disablePush() : this.enablePush()), onHere ? "alerts.push_removed" : "alerts.push_saved") },
+            },
+            onHere ? t("alerts.push_disable") : t("alerts.push_enable"),
+          )
+        : h("p", { class: "small" }, t("alerts.push_unsupported")),
+    );
+    const address = h("input", {
+      id: "alerts-email",
+      type: "email",
+      autocomplete: "email",
+      maxlength: 254,
+      required: true,
+      placeholder: s.email ? t("alerts.email_placeholder_set") : "name@example.org",
+    });
+    const mail = s.mail_available
+      ? h(
+          "section",
+          { class: "alerts-channel", "aria-labelledby": "alerts-email-title" },
+          h("h3", { id: "alerts-email-title" }, t("alerts.email_title")),
+          h("p", { class: "muted small", id: "alerts-email-status" }, s.email ? t("alerts.email_on") : t("alerts.email_help")),
+          h(
+            "form",
+            {
+              class: "row",
+              on: {
+                submit: (/** @type {SubmitEvent} */ e) => {
+                  e.preventDefault();
+                  this.act(() => this.call("PUT", "/email", { address: address.value.trim(), lang: lang() }), "alerts.email_saved");
+                },
+              },
+            },
+            h("label", { for: "alerts-email", class: "sr-only" }, t("alerts.email_label")),
+            address,
+            h("button", { type: "submit", class: "btn" }, t("alerts.save")),
+          ),
+          s.email
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  id: "alerts-email-remove",
+                  class: "btn btn-ghost btn-small",
+                  on: { click: () => this.act(() => this.call("DELETE", "/email"), "alerts.email_removed") },
+                },
+                t("alerts.remove"),
+              )
+            : null,
+        )
+      : null;
+    let hook = null;
+    if (s.host && s.webhook) {
+      const url = h("input", { id: "alerts-webhook", type: "url", maxlength: 2000, required: true, placeholder: "https://…" });
+      const shape = h(
+        "select",
+        { id: "alerts-webhook-shape" },
+        ["discord", "slack", "json"].map((v) => h("option", { value: v, selected: s.webhook?.shape === v }, t(`alerts.shape_${v}`))),
+      );
+      hook = h(
+        "section",
+        { class: "alerts-channel", "aria-labelledby": "alerts-webhook-title" },
+        h("h3", { id: "alerts-webhook-title" }, t("alerts.webhook_title")),
+        h(
+          "p",
+          { class: "muted small", id: "alerts-webhook-status" },
+          s.webhook.set ? t("alerts.webhook_on", { shape: t(`alerts.shape_${s.webhook.shape}`) }) : t("alerts.webhook_help"),
+        ),
+        h(
+          "form",
+          {
+            class: "alerts-webhook-form",
+            on: {
+              submit: (/** @type {SubmitEvent} */ e) => {
+                e.preventDefault();
+                this.act(() => this.call("PUT", "/webhook", { url: url.value.trim(), shape: shape.value, lang: lang() }), "alerts.webhook_saved");
+              },
+            },
+          },
+          h("label", { for: "alerts-webhook", class: "small" }, t("alerts.webhook_label")),
+          url,
+          h("label", { for: "alerts-webhook-shape", class: "small" }, t("alerts.webhook_shape")),
+          shape,
+          h("button", { type: "submit", class: "btn" }, t("alerts.save")),
+        ),
+        s.webhook.set
+          ? h(
+              "button",
+              {
+                type: "button",
+                id: "alerts-webhook-remove",
+                class: "btn btn-ghost btn-small",
+                on: { click: () => this.act(() => this.call("DELETE", "/webhook"), "alerts.webhook_removed") },
+              },
+              t("alerts.remove"),
+            )
+          : null,
+      );
+    }
+    replace(
+      this.dialog,
+      h(
+        "div",
+        { class: "alerts-body" },
+        h("h2", { id: "alerts-title" }, t("alerts.title")),
+        h("p", { class: "muted small" }, t("alerts.lead")),
+        push,
+        mail,
+        hook,
+        h(
+          "form",
+          { method: "dialog", class: "alerts-close" },
+          h("button", { type: "submit", class: "btn", id: "alerts-close" }, t("alerts.close")),
+        ),
+      ),
+    );
+  }
+}
