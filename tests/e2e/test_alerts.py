@@ -1,0 +1,234 @@
+"""Turn alerts from the room page: "Notify me" in Chromium, Web Push end to end, mail, webhook.
+
+The browser's push service is the one thing the test stands in for: Chromium
+here has no network to reach one, so ``pushManager.subscribe`` answers with a
+subscription whose endpoint is the test's own HTTP receiver and whose keys the
+test made. The server encrypts the push for those keys; the test decrypts what
+arrived (proving it was encrypted to the subscription) and hands the payload to
+the service worker through the DevTools protocol, as a push service would.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.pushkeys import PushKeys
+from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server, wait_for
+from tests.server import ServerProcess
+
+pytestmark = pytest.mark.e2e
+
+FAKE_PUSH = """
+(() => {
+  const sub = %s;
+  let subscribed = false;
+  const fake = {
+    endpoint: sub.endpoint,
+    expirationTime: null,
+    options: {},
+    getKey: () => null,
+    unsubscribe: async () => { subscribed = false; return true; },
+    toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+  };
+  PushManager.prototype.subscribe = async function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    window.__applicationServerKey = btoa(String.fromCharCode(...key))
+      .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+    subscribed = true;
+    return fake;
+  };
+  PushManager.prototype.getSubscription = async function () { return subscribed ? fake : null; };
+})();
+"""
+
+
+@pytest.fixture
+def receiver() -> Iterator[HttpReceiver]:
+    with http_receiver() as r:
+        yield r
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def alert_server(tmp_path: Path, smtp: SmtpServer) -> Iterator[ServerProcess]:
+    proc = ServerProcess(
+        tmp_path / "data",
+        env={
+            "ALERT_DELAY_MINUTES": "0",
+            "ALERT_POLL_SECONDS": "0.2",
+            "WEBHOOK_ALLOW_PRIVATE": "true",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": str(smtp.port),
+            "SMTP_SECURITY": "none",
+        },
+    )
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _notifications(page: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+          const reg = await navigator.serviceWorker.getRegistration("/r/");
+          if (!reg) return [];
+          const shown = await reg.getNotifications();
+          return shown.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }));
+        }"""
+    )
+    return found
+
+
+def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
+    browser: Browser, alert_server: ServerProcess, receiver: HttpReceiver, smtp: SmtpServer
+) -> None:
+    http = httpx.Client(base_url=alert_server.url, timeout=30)
+    created = http.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"}).json()
+    room, anna = created["room"], created["token"]
+    ben = http.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    http.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+
+    keys = PushKeys.make()
+    context = browser.new_context(base_url=alert_server.url, locale="en-US")
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    try:
+        context.grant_permissions(["notifications"], origin=alert_server.url)
+        context.add_init_script(
+            FAKE_PUSH % json.dumps(keys.subscription(receiver.url("/push/ben")))
+        )
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        cdp = context.new_cdp_session(page)
+        registrations: dict[str, str] = {}
+        cdp.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            lambda event: registrations.update(
+                {r["scopeURL"]: r["registrationId"] for r in event["registrations"]}
+            ),
+        )
+        cdp.send("ServiceWorker.enable")
+        page.goto(f"/r/{room}#token={ben}")
+        expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+
+        page.get_by_role("button", name="Notify me").click()
+        dialog = page.locator("#alerts-dialog")
+        expect(dialog).to_be_visible()
+        dialog.get_by_role("button", name="Turn on notifications").click()
+        expect(page.locator("#alerts-push-status")).to_have_text(
+            "This device shows a notification when it's your turn."
+        )
+        vapid = http.get(f"/api/rooms/{room}/alerts/vapid-key").json()["key"]
+        assert page.evaluate("window.__applicationServerKey") == vapid
+        page.get_by_label("Your e-mail address").fill("ben@example.org")
+        dialog.get_by_role("button", name="Save").click()
+        expect(page.locator("#alerts-email-status")).to_contain_text("An address is set")
+        expect(dialog.locator("#alerts-email")).to_have_value("")
+        assert "#alerts-webhook" not in dialog.inner_html(), "only the host sets a webhook"
+        dialog.get_by_role("button", name="Close").click()
+
+        # Ben leaves the table; his alerts only go out while he doesn't have it open
+        page.goto("/")
+        wait_for(
+            lambda: not http.get(f"/api/rooms/{room}").json()["seats"][1]["online"],
+            "Ben to be offline",
+        )
+        while (state := http.get(f"/api/rooms/{room}/state").json())["to_act"] != [1]:
+            token = anna
+            mine = http.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()
+            http.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
+                headers=_auth(token),
+            )
+        assert state["to_act"] == [1]
+
+        (pushed,) = receiver.wait(1)
+        assert pushed.path == "/push/ben"
+        payload = keys.decrypt(pushed.body)
+        assert payload["title"] == "Your turn — Blokus with Anna"
+        (mail,) = smtp.wait(1)
+        assert mail["Subject"] == "Your turn — Blokus with Anna"
+        assert f"/r/{room}#token={ben}" in mail.get_content()
+
+        wait_for(lambda: any("/r/" in scope for scope in registrations), "the service worker")
+        scope = next(s for s in registrations if s.endswith("/r/"))
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": alert_server.url,
+                "registrationId": registrations[scope],
+                "data": json.dumps(payload),
+            },
+        )
+        shown: list[dict[str, Any]] = []
+        end = time.monotonic() + 15
+        while not shown and time.monotonic() < end:
+            shown = _notifications(page)
+            page.wait_for_timeout(100)
+        assert shown == [
+            {
+                "title": "Your turn — Blokus with Anna",
+                "body": "Open the table to play your move.",
+                "url": f"{alert_server.url}/r/{room}",
+            }
+        ]
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_the_host_sets_the_tables_webhook_from_the_dialog(
+    browser: Browser, alert_server: ServerProcess, receiver: HttpReceiver
+) -> None:
+    http = httpx.Client(base_url=alert_server.url, timeout=30)
+    created = http.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"}).json()
+    room, anna = created["room"], created["token"]
+    ben = http.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    context = browser.new_context(base_url=alert_server.url, locale="de-DE")
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto(f"/r/{room}#token={anna}")
+        expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+        page.get_by_role("button", name="Benachrichtigen").click()
+        page.get_by_label("Webhook-URL").fill(receiver.url("/discord"))
+        page.get_by_label("Format").select_option("discord")
+        page.get_by_role("region", name="Webhook für den ganzen Tisch").get_by_role(
+            "button", name="Speichern"
+        ).click()
+        expect(page.locator("#alerts-webhook-status")).to_contain_text("Ein Webhook ist gesetzt")
+        assert receiver.url("/discord") not in page.content()
+        http.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+        while http.get(f"/api/rooms/{room}/state").json()["to_act"] != [1]:
+            mine = http.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()
+            http.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
+                headers=_auth(anna),
+            )
+        (hook,) = receiver.wait(1)
+        assert hook.path == "/discord"
+        assert hook.json()["content"].startswith("Ben ist in Blokus am Zug.")
+        assert ben not in hook.body.decode()
+    finally:
+        context.close()
