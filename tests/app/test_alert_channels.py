@@ -150,9 +150,7 @@ def test_no_alert_while_the_player_has_the_room_open(
     assert [r["status"] for r in outbox(client, room)] == ["skipped"]
 
 
-def test_bots_and_the_mover_get_no_alerts_and_a_rematch_drops_old_ones(
-    client: TestClient, receiver: HttpReceiver
-) -> None:
+def test_bots_get_no_alerts(client: TestClient, receiver: HttpReceiver) -> None:
     created = client.post(
         "/api/rooms",
         json={"game": "secret", "players": 2, "name": "Anna", "bots": {"1": "one"}},
@@ -174,6 +172,31 @@ def test_bots_and_the_mover_get_no_alerts_and_a_rematch_drops_old_ones(
     _later()
     work(client)
     assert {r.path for r in receiver.wait(1)} <= {"/hook"}
+
+
+def test_a_finished_game_leaves_no_alert_behind_and_a_rematch_alerts_afresh(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, tokens = table(client)
+    for token in tokens:
+        client.post(
+            f"/api/rooms/{room}/alerts/push",
+            json=PushKeys.make().subscription(receiver.url()),
+            headers=auth(token),
+        )
+    state = client.get(f"/api/rooms/{room}/state").json()
+    while state["result"] is None:
+        state = move(client, room, tokens[state["to_act"][0]])
+    rows = outbox(client, room)
+    assert rows and {r["status"] for r in rows} == {"cancelled"}
+    _later()
+    work(client)
+    assert receiver.got() == []
+    client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    assert [r["status"] for r in outbox(client, room)].count("pending") == 1
+    _later()
+    work(client)
+    assert len(receiver.wait(1)) == 1
 
 
 def test_at_most_one_alert_per_seat_and_turn_even_when_queued_twice(client: TestClient) -> None:
@@ -297,14 +320,24 @@ def test_only_the_host_sets_the_webhook_and_no_one_sees_it(
         "https://user:secret@example.org/hook",
     ],
 )
-def test_webhooks_to_private_addresses_are_refused(settings: Settings, url: str) -> None:
+async def test_webhooks_to_private_addresses_are_refused(url: str) -> None:
+    from app import webhooks
+
+    with pytest.raises(webhooks.BadWebhook):
+        await webhooks.check_url(url, allow_private=False)
+
+
+def test_the_api_refuses_a_private_webhook_with_a_clear_error(settings: Settings) -> None:
     with _client(settings, webhook_allow_private=False) as client:
         room, (anna, _) = table(client)
         response = client.put(
-            f"/api/rooms/{room}/alerts/webhook", json={"url": url}, headers=auth(anna)
+            f"/api/rooms/{room}/alerts/webhook",
+            json={"url": "http://169.254.169.254/latest"},
+            headers=auth(anna),
         )
-        assert response.status_code == 400, url
-        assert response.json()["code"] == "bad_webhook"
+        assert response.status_code == 400
+        body = response.json()
+        assert body["code"] == "bad_webhook" and "private" in body["message"]
 
 
 def test_a_public_address_passes_the_guard(settings: Settings) -> None:

@@ -237,3 +237,30 @@ def test_addresses_are_checked_and_mail_needs_a_server(settings: Settings) -> No
             assert response.status_code == 400 and response.json()["code"] == "bad_email", bad
         spectator = client.put(f"/api/rooms/{room}/alerts/email", json={"address": "a@b.org"})
         assert spectator.status_code == 401
+
+
+def test_a_reminder_queued_by_another_part_goes_out_at_once_with_its_own_words(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    from app import alerts
+    from tests.app.alerting import services
+
+    room, (anna, ben) = table(client)
+    client.put(
+        f"/api/rooms/{room}/alerts/email",
+        json={"address": "ben@x.org", "lang": "de"},
+        headers=auth(ben),
+    )
+    move(client, room, anna)
+    svc = services(client)
+
+    async def remind() -> None:
+        state = await svc.rooms.load(room)
+        async with svc.rooms.db.transaction() as session:
+            await alerts.enqueue_turn_alert(session, state, 1, "reminder")
+
+    client.portal.call(remind)  # type: ignore[union-attr]
+    work(client)
+    (mail,) = smtp.wait(1)
+    assert mail["Subject"] == "Die Zeit wird knapp — Secret count mit Anna"
+    assert "noch am Zug, und die Zeit wird knapp" in mail.get_content()
