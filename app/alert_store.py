@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -309,8 +309,9 @@ async def sent_since(
     return [utc(r) for r in rows if r is not None]
 
 
-async def pending_count(session: AsyncSession) -> int:
-    value = await session.scalar(
-        select(func.count()).select_from(OutboxRow).where(OutboxRow.status == PENDING)
+async def prune(session: AsyncSession, before: datetime) -> int:
+    """Forget alerts that were closed (sent, skipped, cancelled, failed) before ``before``."""
+    result = await session.execute(
+        delete(OutboxRow).where(OutboxRow.status != PENDING, OutboxRow.next_at < before)
     )
-    return int(value or 0)
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import alert_store, mailer
+from app import alert_store, mailer, push
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token
 from app.errors import ApiError
@@ -122,8 +122,6 @@ async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str
 
 @router.post("/push", summary="Add this browser's push subscription")
 async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) -> dict[str, Any]:
-    from app import push
-
     seat, person = await _person(svc, room, token)
     keys = body.keys.model_dump()
     if not push.valid_subscription(body.endpoint, keys):

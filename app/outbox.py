@@ -39,6 +39,7 @@ log = logging.getLogger("spieltisch.alerts")
 LEASE = timedelta(minutes=2)
 BATCH = 20
 HOUR = timedelta(hours=1)
+KEEP = timedelta(days=7)  # closed rows are kept this long (the hourly cap needs one hour)
 
 
 class Outbox:
@@ -84,10 +85,16 @@ class Outbox:
             self._wake.set()
 
     async def _run(self) -> None:
+        pruned_at = None
         while True:
             try:
                 while await self.run_once():
                     pass
+                now = clock.now()
+                if pruned_at is None or now - pruned_at > HOUR:
+                    pruned_at = now
+                    async with self.rooms.db.transaction() as session:
+                        await alert_store.prune(session, now - KEEP)
             except Exception:
                 log.exception("alert worker pass failed; trying again shortly")
             with contextlib.suppress(TimeoutError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -370,3 +371,28 @@ def test_push_endpoints_on_private_addresses_are_refused(settings: Settings) -> 
             headers=auth(anna),
         )
         assert response.status_code == 400 and response.json()["code"] == "bad_subscription"
+
+
+def test_closed_alerts_are_forgotten_after_a_week_and_pending_ones_kept(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    from app import alert_store
+    from tests.app.alerting import services
+
+    room, (anna, ben) = table(client)
+    client.put(
+        f"/api/rooms/{room}/alerts/webhook", json={"url": receiver.url()}, headers=auth(anna)
+    )
+    move(client, room, anna)
+    _later()
+    work(client)
+    receiver.wait(1)
+    move(client, room, ben)  # Anna's turn: pending
+    svc = services(client)
+
+    async def prune() -> None:
+        async with svc.rooms.db.transaction() as session:
+            await alert_store.prune(session, clock.now() + timedelta(days=8))
+
+    client.portal.call(prune)  # type: ignore[union-attr]
+    assert [r["status"] for r in outbox(client, room)] == ["pending"]
