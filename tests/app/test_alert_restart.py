@@ -73,10 +73,11 @@ class Table:
         self.http = httpx.Client(base_url=server.url, timeout=30)
 
     def acting(self) -> int:
+        """The one seat the game waits for; -1 once it is over."""
         state = self.http.get(f"/api/rooms/{self.room}/state").json()
         to_act: list[int] = state["to_act"]
-        assert len(to_act) == 1, to_act
-        return to_act[0]
+        assert len(to_act) <= 1, to_act
+        return to_act[0] if to_act else -1
 
     def move(self) -> int:
         """The seat to act plays its first legal move; returns the seat that acts next."""
@@ -206,3 +207,54 @@ async def _all_sent(url: str, rooms: list[str]) -> None:
     finally:
         await conn.close()
     assert {r["status"]: r["n"] for r in rows} == {"sent": 2 * len(rooms)}
+
+
+def test_a_three_player_m_game_to_the_end_alerts_once_per_turn_on_every_channel(
+    tmp_path: Path, smtp: SmtpServer, receiver: HttpReceiver
+) -> None:
+    """Mail, push and webhook for every turn of a whole game, through two kill -9 restarts."""
+    clock_file = tmp_path / "clock"
+    clock_file.write_text("0")
+    url = f"sqlite+aiosqlite:///{tmp_path / 'game.db'}"
+    server = ServerProcess(tmp_path / "data", env=_env(url, smtp, clock_file))
+    server.start()
+    try:
+        table = Table(server)
+        keys = {seat: PushKeys.make() for seat in range(3)}
+        for seat in range(3):
+            table.alerts(seat, "email", {"address": f"seat{seat}@example.org"})
+            table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
+        table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})
+        turns: Counter[int] = Counter()
+        # the first turn began before anyone asked for alerts: it has none
+        previous: int | None = table.acting()
+        moves = 0
+        while True:
+            state = table.http.get(f"/api/rooms/{table.room}/state").json()
+            if state["result"] is not None:
+                break
+            (seat,) = state["to_act"]
+            if seat != previous:
+                turns[seat] += 1
+                _advance(clock_file, DELAY_MINUTES + 1)
+                total = sum(turns.values())
+                smtp.wait(total)
+                wait_for(lambda total=total: len(receiver.got()) >= 2 * total, f"turn {total}")
+            previous = seat
+            table.move()
+            moves += 1
+            if moves in (7, 23):
+                server.stop(kill=True)  # the next turn's alerts wait in the outbox
+                server.start()
+                table.use(server)
+        server.stop()
+        assert moves > 20
+        assert Counter(m["To"] for m in smtp.mails) == Counter(
+            {f"seat{s}@example.org": n for s, n in turns.items()}
+        )
+        got = Counter(r.path for r in receiver.got())
+        assert got == Counter(
+            {**{f"/push/{s}": n for s, n in turns.items()}, "/hook": sum(turns.values())}
+        )
+    finally:
+        server.stop()
