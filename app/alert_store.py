@@ -157,6 +157,27 @@ async def add_channel(
     await session.flush()
 
 
+async def keep_newest(
+    session: AsyncSession, room_id: str, token_hash: str, kind: str, count: int
+) -> None:
+    """Drop all but the ``count`` newest channels of this kind of one person."""
+    ids = list(
+        await session.scalars(
+            select(AlertChannel.id)
+            .where(
+                AlertChannel.room_id == room_id,
+                AlertChannel.token_hash == token_hash,
+                AlertChannel.kind == kind,
+            )
+            .order_by(AlertChannel.id.desc())
+            .offset(count)
+        )
+    )
+    if ids:
+        await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
+        await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
+
+
 async def remove_channels(
     session: AsyncSession, room_id: str, token_hash: str | None, kind: str, target: str | None
 ) -> int:

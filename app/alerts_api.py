@@ -27,6 +27,7 @@ from app.webhooks import SHAPES, BadWebhook, check_url
 router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
 
 Lang = Literal["en", "de", "fr"]
+MAX_DEVICES = 10  # push subscriptions per seat; the oldest goes when one more comes
 EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
 
@@ -141,6 +142,7 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
         await alert_store.add_channel(
             session, room, person, "push", body.endpoint, {"keys": keys}, replace_all=False
         )
+        await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
     return await _settings(svc, room, seat, person)
 
 

@@ -396,3 +396,21 @@ def test_closed_alerts_are_forgotten_after_a_week_and_pending_ones_kept(
 
     client.portal.call(prune)  # type: ignore[union-attr]
     assert [r["status"] for r in outbox(client, room)] == ["pending"]
+
+
+def test_a_seat_keeps_at_most_ten_push_subscriptions(client: TestClient) -> None:
+    room, (anna, _) = table(client)
+    for device in range(12):
+        body = client.post(
+            f"/api/rooms/{room}/alerts/push",
+            json=PushKeys.make().subscription(f"https://push.example.org/device-{device}"),
+            headers=auth(anna),
+        ).json()
+    assert body["push"] == 10
+    kept = client.request(
+        "DELETE",
+        f"/api/rooms/{room}/alerts/push",
+        json={"endpoint": "https://push.example.org/device-11"},
+        headers=auth(anna),
+    ).json()
+    assert kept["push"] == 9, "the newest one was kept"
