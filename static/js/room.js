@@ -16,7 +16,7 @@ import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
 import { describeEvent } from "./room/log.js";
 import { seatNames } from "./room/names.js";
-import { renderResult } from "./room/result.js";
+import { renderRematchBar, renderResult } from "./room/result.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
 
@@ -68,6 +68,7 @@ const el = {
   gone: byId("gone"),
   lobby: byId("lobby"),
   result: byId("result"),
+  rematchBar: byId("rematch-bar"),
   board: byId("board-root"),
   seats: byId("seats"),
   seatForm: byId("seat-form"),
@@ -120,6 +121,7 @@ function showConnection(status, reason) {
     el.gone.hidden = false;
     el.lobby.hidden = true;
     el.result.hidden = true;
+    el.rematchBar.hidden = true;
     el.board.replaceChildren();
   }
 }
@@ -200,10 +202,22 @@ function render() {
       onRematch: start,
       onClose: () => {
         resultClosedFor = room.game_no;
-        el.result.hidden = true;
+        render();
       },
     });
   } else el.result.hidden = true;
+  if (room.status === "finished" && current.result && !results) {
+    renderRematchBar(el.rematchBar, current, {
+      t,
+      names: names(),
+      canRematch: canStart(),
+      onRematch: start,
+      onShowResult: () => {
+        resultClosedFor = -1;
+        render();
+      },
+    });
+  } else el.rematchBar.hidden = true;
   const myTurn = room.status === "playing" && you != null && current.to_act.includes(you);
   signal.update(myTurn, t("turn.notification_body", { game: gameTitle() }));
   document.body.classList.toggle("my-turn", myTurn);

@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Zufalls-Bot",
   "bot.strong": "Gieriger Bot",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 
   "lobby.skip_to_create": "Direkt zum neuen Tisch",
@@ -133,6 +134,8 @@ export default {
   "result.score": "Punkte",
   "result.rematch": "Noch eine Runde",
   "result.wait_rematch": "{name} kann ein neues Spiel starten.",
+  "result.wait_rematch_anyone": "Alle am Tisch können ein neues Spiel starten.",
+  "result.show_result": "Ergebnis zeigen",
   "result.show_board": "Brett ansehen",
 
   "turn.title_prefix": "Du bist dran",

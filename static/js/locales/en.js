@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Random bot",
   "bot.strong": "Greedy bot",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 
   "lobby.skip_to_create": "Skip to a new table",
@@ -133,6 +134,8 @@ export default {
   "result.score": "Score",
   "result.rematch": "Play again",
   "result.wait_rematch": "{name} can start another game.",
+  "result.wait_rematch_anyone": "Any player at the table can start another game.",
+  "result.show_result": "Show the result",
   "result.show_board": "Show the board",
 
   "turn.title_prefix": "Your turn",

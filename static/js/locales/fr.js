@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Robot hasard",
   "bot.strong": "Robot gourmand",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Robot ({bot})",
 
   "lobby.skip_to_create": "Aller à la nouvelle table",
@@ -133,6 +134,8 @@ export default {
   "result.score": "Points",
   "result.rematch": "Rejouer",
   "result.wait_rematch": "{name} peut lancer une nouvelle partie.",
+  "result.wait_rematch_anyone": "Chaque joueur à la table peut lancer une nouvelle partie.",
+  "result.show_result": "Voir le résultat",
   "result.show_board": "Voir le plateau",
 
   "turn.title_prefix": "À vous",
