@@ -14,6 +14,8 @@ import { addStrings } from "../i18n.js";
 import { Board } from "./blokus/board.js";
 import { Tray } from "./blokus/tray.js";
 import strings from "./blokus/strings.js";
+
+export { howToPlay } from "./blokus/help.js";
 import { LegalIndex, cellsKey, clampAnchor, flip, normalize, placeAt, rotate, rotateBack } from "./blokus/geometry.js";
 
 addStrings(strings);
@@ -140,19 +142,13 @@ export function mount(root, { onMove, t }) {
     },
   });
   const keysHelp = h("p", { class: "game-keys bk-keys muted" }, t("blokus.keys_help"));
-  const rules = h(
-    "details",
-    { class: "game-rules bk-rules" },
-    h("summary", {}, t("blokus.rules_title")),
-    h("ul", {}, ["rules.goal", "rules.first", "rules.corners", "rules.blocked", "rules.score"].map((k) => h("li", {}, t(`blokus.${k}`)))),
-  );
   const trayBox = h("section", { class: "game-card bk-tray-box" }, trayTitle, controls, hint, tray.el);
   const side = h(
     "div",
     { class: "game-side bk-side" },
     h("section", { class: "game-card bk-score-box" }, h("h3", {}, t("blokus.scores")), scores),
     trayBox,
-    h("div", { class: "game-prefs bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp, rules),
+    h("div", { class: "game-prefs bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp),
   );
   const boardBox = h("div", { class: "bk-board-box" }, zoomBox, boardWrap);
   const container = h("div", { class: "game-view blokus" }, status, h("div", { class: "game-main bk-main" }, boardBox, side));
@@ -183,6 +179,15 @@ export function mount(root, { onMove, t }) {
     zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
   }
   showZoom();
+
+  /** On a phone, scroll the page so the tray (stuck to the bottom) does not cover the board. */
+  function keepInReach() {
+    if (getComputedStyle(zoomBox).display === "none") return;
+    const shown = boardWrap.getBoundingClientRect();
+    const overlap = shown.bottom - trayBox.getBoundingClientRect().top;
+    const room = shown.top - zoomBox.getBoundingClientRect().height - 8;
+    if (overlap > 0 && room > 0) window.scrollBy({ top: Math.min(overlap, room), behavior: "instant" });
+  }
 
   /** When zoomed, scroll the board so the piece being placed is in view. */
   function revealGhost() {
@@ -228,6 +233,7 @@ export function mount(root, { onMove, t }) {
     lastTap = "";
     render();
     /** @type {HTMLElement} */ (/** @type {unknown} */ (board?.el))?.focus({ preventScroll: true });
+    keepInReach();
     revealGhost();
   }
 

@@ -74,7 +74,8 @@ export default {
 
   "lobby_room.title": "Warten auf Mitspielende",
   "lobby_room.seated": "{taken} von {total} Plätzen besetzt.",
-  "lobby_room.take_seat": "Wähle rechts einen freien Platz zum Mitspielen, oder schau einfach zu.",
+  "lobby_room.take_seat": "Zum Mitspielen nimm einen freien Platz in der Liste der Mitspielenden, oder schau einfach zu.",
+  "lobby_room.to_seats": "Zu den Plätzen",
   "lobby_room.watching": "Alle Plätze sind besetzt: du schaust zu.",
   "lobby_room.start": "Spiel starten",
   "lobby_room.need_players": "Jeder Platz braucht zuerst eine Person oder einen Bot. Schick den Link an deine Freunde.",
@@ -125,6 +126,13 @@ export default {
   "chat.send": "Senden",
   "chat.sit_to_chat": "Nimm Platz, um zu chatten.",
 
+  "help.button": "Spielregeln",
+  "help.title": "So wird {game} gespielt",
+  "help.close": "Schließen",
+  "help.none": "Für dieses Spiel gibt es noch keine Regelhilfe.",
+  "sound.button": "Ton",
+  "sound.on": "Der Ton ist an: ein leiser Klang, wenn du dran bist. Klicken zum Ausschalten.",
+  "sound.off": "Der Ton ist aus. Klicken für einen leisen Klang, wenn du dran bist.",
   "result.game_over": "Spiel beendet",
   "result.you_win": "Du gewinnst!",
   "result.winner": "{name} gewinnt!",

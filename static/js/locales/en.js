@@ -74,7 +74,8 @@ export default {
 
   "lobby_room.title": "Waiting for players",
   "lobby_room.seated": "{taken} of {total} seats taken.",
-  "lobby_room.take_seat": "Pick a free seat on the right to play, or just watch.",
+  "lobby_room.take_seat": "To play, take a free seat in the list of players, or just watch.",
+  "lobby_room.to_seats": "Go to the seats",
   "lobby_room.watching": "Every seat is taken: you are watching.",
   "lobby_room.start": "Start the game",
   "lobby_room.need_players": "Every seat needs a player or a bot first. Send the link to your friends.",
@@ -125,6 +126,13 @@ export default {
   "chat.send": "Send",
   "chat.sit_to_chat": "Take a seat to chat.",
 
+  "help.button": "How to play",
+  "help.title": "How to play {game}",
+  "help.close": "Close",
+  "help.none": "No rules help for this game yet.",
+  "sound.button": "Sound",
+  "sound.on": "Turn sound is on: a soft chime when it becomes your turn. Click to turn it off.",
+  "sound.off": "Turn sound is off. Click for a soft chime when it becomes your turn.",
   "result.game_over": "Game over",
   "result.you_win": "You win!",
   "result.winner": "{name} wins!",

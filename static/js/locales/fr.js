@@ -74,7 +74,8 @@ export default {
 
   "lobby_room.title": "En attente de joueurs",
   "lobby_room.seated": "{taken} places prises sur {total}.",
-  "lobby_room.take_seat": "Choisissez une place libre à droite pour jouer, ou regardez simplement.",
+  "lobby_room.take_seat": "Pour jouer, prenez une place libre dans la liste des joueurs, ou regardez simplement.",
+  "lobby_room.to_seats": "Voir les places",
   "lobby_room.watching": "Toutes les places sont prises : vous regardez.",
   "lobby_room.start": "Lancer la partie",
   "lobby_room.need_players": "Chaque place doit d'abord avoir un joueur ou un robot. Envoyez le lien à vos amis.",
@@ -125,6 +126,13 @@ export default {
   "chat.send": "Envoyer",
   "chat.sit_to_chat": "Prenez une place pour discuter.",
 
+  "help.button": "Règles",
+  "help.title": "Comment jouer à {game}",
+  "help.close": "Fermer",
+  "help.none": "Pas encore d'aide pour ce jeu.",
+  "sound.button": "Son",
+  "sound.on": "Le son est activé : un léger carillon quand c'est votre tour. Cliquez pour le couper.",
+  "sound.off": "Le son est coupé. Cliquez pour un léger carillon quand c'est votre tour.",
   "result.game_over": "Partie terminée",
   "result.you_win": "Vous gagnez !",
   "result.winner": "{name} gagne !",
