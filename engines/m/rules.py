@@ -111,6 +111,7 @@ def pay(tokens: tuple[int, ...], placer: int, owed: int) -> tuple[tuple[int, ...
     """DECISIONS.md "Tokens for placing": ``owed`` tokens go to the placer, first from
     the player on the right, then from that player's right, never from the placer;
     what nobody can pay is lost. Returns the new tokens and what each seat paid.
+    A player with an empty hand pays and receives like anyone (DECISIONS.md "Empty hands").
     """
     n = len(tokens)
     after = list(tokens)
@@ -182,7 +183,8 @@ def takeable(state: State) -> list[Cell]:
 
 
 def _start_scoring(state: State, line: str) -> State:
-    """DECISIONS.md "Scoring phase": the placer takes first, then the players to the left."""
+    """DECISIONS.md "Scoring phase": the placer takes first, then the players to the
+    left, each in turn, an empty hand or not (DECISIONS.md "Empty hands")."""
     assert state.last is not None
     run = tuple(table.run(state.grid, state.last, line))
     scoring = replace(state, phase="take", lines=(), line=line, run=run, taker=state.turn)

@@ -73,7 +73,7 @@ def test_m_decision_matching_each_orthogonal_neighbour_and_no_diagonal(build: Bu
 def test_m_decision_setup_cards_tokens_start_m_and_hands(players: int) -> None:
     state = ENGINE.new_game(players, 99)
     kept = 90 - len(state.removed)
-    assert kept == KEEP[players] == 30 + 10 * players  # the rulebook's table
+    assert kept == KEEP[players] == 30 + 10 * players  # DECISIONS.md "Setup": 30 + 10·N
     assert sorted(state.grid) == sorted(START_CELLS)
     assert all(len(hand) == 4 for hand in state.hands)
     assert len(state.pile) == kept - 5 - 4 * players

@@ -211,9 +211,8 @@ def test_m_decision_empty_hands_are_skipped_and_pay_nothing(build: Builder) -> N
 def test_m_decision_empty_hands_still_pay_for_placements_and_take_in_phases(
     build: Builder,
 ) -> None:
-    # Judgement: "pays nothing" means being skipped costs no token (it is not a pass);
-    # the token rule only looks past a player who has run out of tokens, and a scoring
-    # phase goes round every seat in turn order, hand or no hand.
+    # DECISIONS.md "Empty hands": a player without cards still pays and receives
+    # tokens and still takes a card in every scoring phase; being skipped is no pass.
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["green-0-a"], []], pile=[])
     after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert after.tokens == (7, 6, 5)  # seat 2, on the right, pays though its hand is empty
