@@ -166,3 +166,23 @@ def test_maedn_on_a_desktop_shows_every_row_of_a_three_player_game(
             )
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_on_a_phone_the_waiting_table_points_to_the_seats_where_they_are(
+    browser: Browser, server: ServerProcess, tables: dict[str, tuple[str, str]], lang: str
+) -> None:
+    page = _open(browser, server.url, "phone", lang)
+    try:
+        room, _ = tables["waiting"]
+        page.goto(f"/r/{room}")
+        lobby = page.locator("#lobby")
+        expect(lobby).to_be_visible()
+        text = lobby.inner_text().lower()
+        for word in ("right", "rechts", "droite"):  # the seats are below it on a phone
+            assert word not in text, text
+        seats = page.locator("#seats")
+        page.locator("#to-seats").click()
+        expect(seats).to_be_in_viewport()
+    finally:
+        page.context.close()
