@@ -211,10 +211,11 @@ def capture(base: str, http: httpx.Client, rng: random.Random) -> None:
             sign_in(page, base, [(live, 0)])
             page.goto(f"{base}/r/{live.room}")
             page.locator(".bk-status.your-turn").wait_for()
+            # zoomed to 150 %, a piece picked: the page keeps the tray below the board
+            page.locator(".bk-zoom-in").click()
             page.locator(".bk-tray .bk-piece:not([disabled])").last.click()
             page.locator(".bk-board .cell.legal").first.dispatch_event("click")
-            page.wait_for_timeout(200)
-            page.evaluate("() => window.scrollTo(0, 0)")
+            page.wait_for_timeout(300)
             page.screenshot(path=OUT / "game-phone.png")
             phone.close()
         finally:

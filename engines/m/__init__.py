@@ -22,7 +22,7 @@ from engines.m.view import log_line, result, view
 class MEngine(Engine[State]):
     name = "m"
     title = "M"
-    version = "1"
+    version = "2"  # 2: a jammed table ends the game; a ten-round guard, not two
     min_players = 2
     max_players = 6
 

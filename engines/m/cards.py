@@ -27,9 +27,7 @@ MISSING_SYMBOL: dict[str, str] = {
     "yellow": "triangle",
 }
 
-# The rulebook's table of cards kept per player count (DECISIONS.md "Setup" writes
-# 40 + 10·N, which would ask for 100 cards at six players out of 90; the rulebook's
-# own table, 30 + 10·N, is the one that can be played and is used here).
+# Cards kept per player count: 30 + 10·N, the rulebook's table (DECISIONS.md "Setup").
 KEEP: dict[int, int] = {2: 50, 3: 60, 4: 70, 5: 80, 6: 90}
 
 TOKENS_EACH = 6

@@ -20,8 +20,8 @@ from engines.prng import seed_state, shuffled
 
 
 def new_game(players: int, seed: int) -> State:
-    """DECISIONS.md "Setup": remove cards unseen down to the rulebook's count, lay the
-    start M face up, deal four cards each, six tokens each; seat 0 begins.
+    """DECISIONS.md "Setup": keep 30 + 10·N cards for N players (removed unseen), lay
+    the start M face up, deal four cards each, six tokens each; seat 0 begins.
 
     The count kept is the rulebook's table (50/60/70/80/90), see ``cards.KEEP``.
     """
@@ -111,6 +111,7 @@ def pay(tokens: tuple[int, ...], placer: int, owed: int) -> tuple[tuple[int, ...
     """DECISIONS.md "Tokens for placing": ``owed`` tokens go to the placer, first from
     the player on the right, then from that player's right, never from the placer;
     what nobody can pay is lost. Returns the new tokens and what each seat paid.
+    A player with an empty hand pays and receives like anyone (DECISIONS.md "Empty hands").
     """
     n = len(tokens)
     after = list(tokens)
@@ -182,7 +183,8 @@ def takeable(state: State) -> list[Cell]:
 
 
 def _start_scoring(state: State, line: str) -> State:
-    """DECISIONS.md "Scoring phase": the placer takes first, then the players to the left."""
+    """DECISIONS.md "Scoring phase": the placer takes first, then the players to the
+    left, each in turn, an empty hand or not (DECISIONS.md "Empty hands")."""
     assert state.last is not None
     run = tuple(table.run(state.grid, state.last, line))
     scoring = replace(state, phase="take", lines=(), line=line, run=run, taker=state.turn)
@@ -272,9 +274,33 @@ def _end_turn(state: State, scored: bool, **changes: Any) -> State:
     return _advance(state, **changes)
 
 
+GUARD_ROUNDS = 10
+"""DECISIONS.md "End", termination guard: full rounds without a placement, counted
+over the players holding cards, after which the game ends in any case."""
+
+
+def jammed(state: State) -> bool:
+    """DECISIONS.md "End" (d): no card still in play — in a hand or in the pile — fits
+    on any open cell of the table, so no placement can ever happen again.
+
+    Removed and collected cards are out of play. Checked after every turn.
+    """
+    spots = [near for _, near in state.spots]
+    for held in (*state.hands, state.pile):
+        for card in held:
+            clashes = CLASHES[card]
+            if any(not near & clashes for near in spots):
+                return False
+    return True
+
+
 def _advance(state: State, **changes: Any) -> State:
-    """DECISIONS.md "Empty hands" and "End" (b), (c), safety net: pass the turn to the
-    next player on the left who holds cards, unless the game is over.
+    """DECISIONS.md "Empty hands" and "End" (b), (c), (d) and the termination guard:
+    pass the turn to the next player on the left who holds cards, unless the game is
+    over.
+
+    While the pile has cards, passes alone never end the game: only a jammed table
+    (d) or ``GUARD_ROUNDS`` rounds without a placement do.
     """
     hands: tuple[tuple[int, ...], ...] = changes.get("hands", state.hands)
     pile: tuple[int, ...] = changes.get("pile", state.pile)
@@ -284,13 +310,16 @@ def _advance(state: State, **changes: Any) -> State:
         return replace(state, **{**changes, "phase": "over"}, ended="hands_empty")
     if not pile and idle >= holders:
         return replace(state, **{**changes, "phase": "over"}, ended="all_passed")
-    if idle >= 2 * holders:
-        return replace(state, **{**changes, "phase": "over"}, ended="stalled")
     n = state.players
     seat = next(
         (state.turn + step) % n for step in range(1, n + 1) if hands[(state.turn + step) % n]
     )
-    return replace(state, **changes, turn=seat, taker=seat)
+    after = replace(state, **changes, turn=seat, taker=seat)
+    if jammed(after):
+        return replace(state, **{**changes, "phase": "over"}, ended="jammed")
+    if idle >= GUARD_ROUNDS * holders:
+        return replace(state, **{**changes, "phase": "over"}, ended="guard")
+    return after
 
 
 # --- the moves -------------------------------------------------------------------

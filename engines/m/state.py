@@ -17,7 +17,9 @@ from engines.m.table import Cell, holding, open_cells
 
 PHASES = ("play", "line", "take", "over")
 LINES = ("row", "col")
-END_REASONS = ("final_scoring", "hands_empty", "all_passed", "stalled")
+END_REASONS = ("final_scoring", "hands_empty", "all_passed", "jammed", "guard")
+# Version 1 of the rules ended a game after two idle rounds; its snapshots still load.
+LEGACY_END_REASONS = ("stalled",)
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class State:
     ``turn`` is the seat whose turn it is; during a line choice or a scoring phase
     it stays the placer's, and ``taker`` says who takes next. ``idle`` counts the
     turns played since the last placement (all of them passes), which is what the
-    end conditions (c) and the safety net look at.
+    end condition (c) and the termination guard look at.
     """
 
     players: int
@@ -166,7 +168,7 @@ def _check(state: State) -> None:
         problems.append("turn and taker must be seats")
     if state.phase not in PHASES or any(line not in LINES for line in state.lines):
         problems.append("unknown phase or line")
-    if state.ended is not None and state.ended not in END_REASONS:
+    if state.ended is not None and state.ended not in END_REASONS + LEGACY_END_REASONS:
         problems.append("unknown end reason")
     if len({(r, c) for r, c, _ in state.table}) != len(state.table):
         problems.append("two cards share a cell")

@@ -37,7 +37,8 @@ The view, a JSON object (a renderer relies on this shape)::
       },
       "scores": [{"tokens": 6, "token_points": 60, "colours": {"red": 30},
                   "best": ["red"], "total": 90}, ...],   # preview per seat
-      "ended": null | "final_scoring" | "hands_empty" | "all_passed" | "stalled",
+      "ended": null | "final_scoring" | "hands_empty" | "all_passed" | "jammed" | "guard",
+                                     # ("stalled" only in games of rules version 1)
       "result": null | {"scores": [...], "ranks": [...]}
     }
 

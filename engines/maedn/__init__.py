@@ -19,7 +19,7 @@ from engines.maedn.state import State, dump_state, load_state, new_state
 class MaednEngine(Engine[State]):
     name = "maedn"
     title = "Mensch ärgere Dich nicht: Das Kartenspiel"
-    version = "1"
+    version = "2"  # 2: the winning move ends the game without drawing back
     min_players = 2
     max_players = 4
 

@@ -6,8 +6,8 @@ play asks for is taken from the middle if a copy lies there, else from your own
 rows, else stolen from another player. Reaching exactly 40 finishes a row for
 points; enough points win at once.
 
-Judgements where the rulebook and DECISIONS.md are silent (each also named where
-it is applied):
+Judgements where the rulebook is silent (each also named where it is applied;
+those DECISIONS.md has since settled name their item):
 
 * A figure always exists somewhere: finished rows return to the middle, and the
   40 never stays in a row, so every legal play can take its figure.
@@ -17,14 +17,15 @@ it is applied):
 * The three-row limit is counted before the move: with three open rows you may
   not start, even if taking the figure would empty one of them.
 * If one other player holds both copies of a figure (in two rows), there is no
-  choice of player: it comes from that player's row started first, mirroring the
-  rule for your own rows.
+  choice of player: it comes from that player's row started first (DECISIONS.md,
+  MÄDN "Stolen figure, one opponent holding both copies").
 * ``"from"`` is accepted only when two other players hold the figure; naming a
   seat when there is no choice is refused, so every legal move has one spelling.
   The two dice of a start may come in either order; their sum is what counts.
 * A dead end needs three open rows: with fewer, a one-die start is always legal.
-* Stall rule: if ``QUIET_ROUNDS`` full rounds pass without anyone finishing a
-  row, the game ends with the current scores (ranked by points, no winner).
+* Termination guard (DECISIONS.md, MÄDN "Termination guard"): if ``QUIET_ROUNDS``
+  full rounds pass without anyone finishing a row, the game ends with the current
+  scores (ranked by points, no winner).
   Every finish scores at least two points, so with this rule every game ends.
   The longest stretches without a finish measured were 63 rounds over 3,000
   random games and 105 rounds over 150 four-player games of the strong bot
@@ -300,22 +301,28 @@ def advance(state: State, seat: int, move: Move, take: Take | None) -> State:
     """The whole turn: lay the figure, discard the dice played, draw back to two.
 
     The game ends at once when the mover reaches the target (DECISIONS.md, MÄDN
-    "Winning"), or by the stall rule (module docstring) after ``QUIET_ROUNDS``
-    rounds without a finished row.
+    "Winning"): the winner does not draw back. It also ends by the termination
+    guard (DECISIONS.md, MÄDN "Termination guard") after ``QUIET_ROUNDS`` rounds
+    without a finished row; that turn is complete, draw included.
     """
     board = settle(state, seat, move, take)
     left = list(state.hands[seat])
     for die in move.dice:
         left.remove(die)
-    hand, pile, discard, rng = draw_up(left, state.pile, (*state.discard, *move.dice), state.rng)
-    hands = tuple(hand if other == seat else held for other, held in enumerate(state.hands))
+    discard = (*state.discard, *move.dice)
     quiet = 0 if board.completed is not None else state.quiet + 1
     winner: int | None = None
     end: str | None = None
+    pile, rng = state.pile, state.rng
     if board.scores[seat] >= state.target:
+        # the winning move ends the game at once: nobody draws after it
         winner, end = seat, END_TARGET
-    elif quiet >= QUIET_ROUNDS * state.players:
-        end = END_STALLED
+        hand = tuple(sorted(left))
+    else:
+        if quiet >= QUIET_ROUNDS * state.players:
+            end = END_STALLED
+        hand, pile, discard, rng = draw_up(left, state.pile, discard, state.rng)
+    hands = tuple(hand if other == seat else held for other, held in enumerate(state.hands))
     return State(
         players=state.players,
         turn=state.turn if end else (seat + 1) % state.players,

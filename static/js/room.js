@@ -17,9 +17,11 @@ import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
 import { describeEvent } from "./room/log.js";
 import { seatNames } from "./room/names.js";
-import { renderResult } from "./room/result.js";
+import { renderRematchBar, renderResult } from "./room/result.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
+import { closeOnBackdrop, openHelp } from "./room/help.js";
+import { TurnSound } from "./sound.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
@@ -29,6 +31,7 @@ import { renderShare } from "./room/share.js";
  * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t}) => {update: (state: StateMessage) => void, destroy: () => void}} mount
  * @property {import("./room/log.js").DescribeMove} [describeMove]
  * @property {(result: any, names: string[], tr: typeof t) => string[]} [resultDetails]
+ * @property {(room: import("./messages.js").StateMessage["room"], tr: typeof t) => string[]} [howToPlay]
  */
 
 initLanguage();
@@ -66,9 +69,13 @@ const el = {
   sub: byId("room-sub"),
   conn: byId("conn"),
   notify: /** @type {HTMLButtonElement} */ (byId("notify-btn")),
+  helpBtn: /** @type {HTMLButtonElement} */ (byId("help-btn")),
+  help: /** @type {HTMLDialogElement} */ (byId("help")),
+  soundBtn: /** @type {HTMLButtonElement} */ (byId("sound-btn")),
   gone: byId("gone"),
   lobby: byId("lobby"),
   result: byId("result"),
+  rematchBar: byId("rematch-bar"),
   board: byId("board-root"),
   seats: byId("seats"),
   seatForm: byId("seat-form"),
@@ -87,6 +94,7 @@ function titleOf(name, fallback) {
   const text = t(key);
   return text === key ? fallback : text;
 }
+const sound = new TurnSound({ store: pref });
 const signal = new TurnSignal(() => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"));
 
 const socket = new RoomSocket(roomId, token, {
@@ -121,6 +129,7 @@ function showConnection(status, reason) {
     el.gone.hidden = false;
     el.lobby.hidden = true;
     el.result.hidden = true;
+    el.rematchBar.hidden = true;
     el.board.replaceChildren();
   }
 }
@@ -201,12 +210,27 @@ function render() {
       onRematch: start,
       onClose: () => {
         resultClosedFor = room.game_no;
-        el.result.hidden = true;
+        render();
       },
     });
   } else el.result.hidden = true;
+  if (room.status === "finished" && current.result && !results) {
+    renderRematchBar(el.rematchBar, current, {
+      t,
+      names: names(),
+      canRematch: canStart(),
+      onRematch: start,
+      onShowResult: () => {
+        resultClosedFor = -1;
+        render();
+      },
+    });
+  } else el.rematchBar.hidden = true;
   const myTurn = room.status === "playing" && you != null && current.to_act.includes(you);
   signal.update(myTurn, t("turn.notification_body", { game: gameTitle() }));
+  sound.update(myTurn);
+  renderSoundButton();
+  el.helpBtn.hidden = !game?.howToPlay;
   document.body.classList.toggle("my-turn", myTurn);
   renderNotifyButton();
 }
@@ -248,7 +272,9 @@ function renderLobby() {
     h("h2", {}, t("lobby_room.title")),
     h("p", {}, t("lobby_room.seated", { taken, total: room.players })),
     you == null
-      ? h("p", { class: "muted" }, full ? t("lobby_room.watching") : t("lobby_room.take_seat"))
+      ? full
+        ? h("p", { class: "muted" }, t("lobby_room.watching"))
+        : h("div", { class: "lobby-actions" }, h("p", { class: "muted" }, t("lobby_room.take_seat")), h("a", { class: "btn btn-small", href: "#seats-title", id: "to-seats" }, t("lobby_room.to_seats")))
       : canStart()
         ? h(
             "div",
@@ -285,6 +311,17 @@ function renderLog() {
   el.log.dataset.count = String(lines.length);
   el.log.dataset.lang = lang();
   if (stick || start === 0) el.log.scrollTop = el.log.scrollHeight;
+}
+
+function renderSoundButton() {
+  el.soundBtn.setAttribute("aria-pressed", String(sound.on));
+  el.soundBtn.title = t(sound.on ? "sound.on" : "sound.off");
+  el.soundBtn.dataset.chimes = String(sound.played);
+}
+
+function showHelp() {
+  if (!current) return;
+  openHelp(el.help, { title: gameTitle(), lines: game?.howToPlay?.(current.room, t) ?? [], t });
 }
 
 function renderNotifyButton() {
@@ -343,15 +380,25 @@ el.chatForm.addEventListener("submit", async (e) => {
 const alertsPanel = new AlertsPanel(roomId, () => token);
 el.notify.addEventListener("click", () => alertsPanel.open());
 
+el.helpBtn.addEventListener("click", showHelp);
+closeOnBackdrop(el.help);
+el.soundBtn.addEventListener("click", () => {
+  sound.set(!sound.on);
+  renderSoundButton();
+});
+document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
+
 onLanguageChange(() => {
   renderer?.destroy();
   renderer = null;
   showConnection(socket.status);
   render();
   signal.refresh();
+  if (el.help.open) showHelp();
 });
 
 showConnection("connecting");
+renderSoundButton();
 api
   .games()
   .then((list) => {

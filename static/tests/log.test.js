@@ -60,6 +60,14 @@ test("seat names: people, bots, free seats", () => {
   assert.deepEqual(seatNames(/** @type {any} */ (seats), t), ["Anna", "Random bot", "Seat 3"]);
 });
 
+test("seat names: two bots of one kind get numbers, a lone bot keeps its plain name", () => {
+  const bot = (/** @type {number} */ seat, /** @type {string} */ kind) => ({ seat, name: null, kind: "bot", bot: kind, online: true, to_act: false });
+  const seats = [bot(0, "strong"), bot(1, "random"), bot(2, "strong"), { seat: 3, name: "Anna", kind: "human", bot: null, online: true, to_act: false }];
+  const names = seatNames(/** @type {any} */ (seats), t);
+  assert.deepEqual(names, ["Greedy bot 1", "Random bot", "Greedy bot 2", "Anna"]);
+  assert.equal(new Set(names).size, names.length);
+});
+
 test("my tables: whose turn, from my seat's point of view", () => {
   const seats = [
     { seat: 0, name: "Anna", kind: "human", bot: null, online: true, to_act: false },

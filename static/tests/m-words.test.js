@@ -67,7 +67,7 @@ test("line choice, takes, the end of a scoring and of the game", () => {
     "Ben took the green 0.",
     "The pile was empty, so that scoring was the last: the game is over.",
   ]);
-  for (const reason of ["hands_empty", "all_passed", "stalled", "final_scoring"]) {
+  for (const reason of ["hands_empty", "all_passed", "jammed", "guard", "stalled", "final_scoring"]) {
     assert.notEqual(endReason(reason, t), t("m.ended.other"), reason);
   }
   assert.equal(endReason("whatever", t), "The game is over.");
@@ -93,7 +93,7 @@ test("the status line says whose turn it is and what they do", () => {
   assert.equal(statusText(take, 0, names, none, t), "Scoring the column: Chloé takes a card.");
   assert.equal(statusText({ ...take, to_act: [0] }, 0, names, new LegalMoves([{ type: "take", card: "x" }]), t), "Scoring the column: your turn to take a card.");
   assert.equal(statusText({ ...base, phase: "line", to_act: [2] }, null, names, none, t), "Chloé chooses the row or the column to score.");
-  assert.equal(statusText({ ...base, phase: "over", to_act: [], ended: "stalled" }, 0, names, none, t), endReason("stalled", t));
+  assert.equal(statusText({ ...base, phase: "over", to_act: [], ended: "jammed" }, 0, names, none, t), endReason("jammed", t));
 });
 
 /** @param {string | Record<string, string>} entry */

@@ -64,6 +64,10 @@ def test_friends_play_live_and_a_spectator_watches_through_a_restart(
     ben.keyboard.press("Enter")
     expect(anna.locator("#log")).to_contain_text("Ben placed I2 (Yellow).")
     expect(anna.locator(".bk-board .cell.filled.bk-yellow")).to_have_count(2)
+    # the newest move (yellow's I2) is marked strongly, blue's V5 of the same round faintly
+    expect(anna.locator(".bk-board .cell.last.newest.bk-yellow")).to_have_count(2)
+    expect(anna.locator(".bk-board .cell.last.recent.bk-blue")).to_have_count(5)
+    expect(anna.locator(".bk-board .cell.newest.bk-blue")).to_have_count(0)
 
     # a third person only watches: same board, no tray, no seat to take
     carla = person(url)
@@ -99,6 +103,10 @@ def test_friends_play_live_and_a_spectator_watches_through_a_restart(
     expect(carla.locator(".chat-line")).to_have_count(1)
 
 
+def server_url(page) -> str:
+    return page.url.split("/r/")[0]
+
+
 def test_a_duo_game_against_a_bot_ends_with_results_and_a_rematch(person) -> None:
     page = person()
     create_room(page, "Dora", players=2, variant="duo", bots={1: "strong"})
@@ -122,9 +130,24 @@ def test_a_duo_game_against_a_bot_ends_with_results_and_a_rematch(person) -> Non
     expect(result).to_contain_text("Purple")
     assert "Game over" in page.locator("#log").inner_text()
 
-    result.get_by_role("button", name="Play again").click()
+    # someone who may not start the next game is told who may, even after closing the result
+    watcher = person(page.url.replace(server_url(page), ""))
+    expect(watcher.locator("#result")).to_contain_text("Dora can start another game.")
+    watcher.locator("#result").get_by_role("button", name="Show the board").click()
+    bar = watcher.locator("#rematch-bar")
+    expect(bar).to_contain_text("Dora can start another game.")
+    expect(bar.get_by_role("button", name="Play again")).to_have_count(0)
+    bar.get_by_role("button", name="Show the result").click()
+    expect(watcher.locator("#result")).to_be_visible()
+
+    # the host closes the result to look at the board: the rematch stays one click away
+    result.get_by_role("button", name="Show the board").click()
+    expect(result).to_be_hidden()
+    page.locator("#rematch-bar").get_by_role("button", name="Play again").click()
+    expect(page.locator("#rematch-bar")).to_be_hidden()
     expect(result).to_be_hidden()
     expect(page.locator("#log")).to_contain_text("Game 2 started.")
+    expect(watcher.locator("#log")).to_contain_text("Game 2 started.")
     expect(page.locator(".bk-board .cell.filled")).to_have_count(0, timeout=5_000)
 
 
@@ -151,5 +174,52 @@ def test_on_a_phone_a_tap_shows_the_piece_and_a_second_tap_places_it(browser, se
         spot.tap()
         expect(page.locator("#log")).to_contain_text("Pia placed T5 (Purple).")
         expect(page.locator(".bk-board .cell.filled.bk-purple")).to_have_count(5)
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_board_zooms_and_the_tray_stays_in_reach(browser, server) -> None:
+    context = browser.new_context(
+        base_url=server.url,
+        viewport={"width": 390, "height": 844},
+        locale="en-US",
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        page = context.new_page()
+        create_room(page, "Pia", players=2, bots={1: "random"})
+        page.get_by_role("button", name="Start the game").click()
+        wait_my_turn(page)
+        small = page.locator(".bk-board .cell").first.bounding_box()
+        assert small is not None and small["width"] < 20  # 20 x 20 cells across a phone
+        page.get_by_role("button", name="Zoom in").tap()
+        page.get_by_role("button", name="Zoom in").tap()
+        expect(page.locator(".bk-zoom-level")).to_have_text("200 %")
+        big = page.locator(".bk-board .cell").first.bounding_box()
+        assert big is not None and big["width"] >= 30, big
+
+        page.locator('.bk-tray .bk-piece[data-piece="V5"]').tap()
+        # the board window, the buttons and the tray are all on the screen at once
+        window = page.locator(".bk-board-wrap").bounding_box()
+        assert window is not None and window["y"] >= 0 and window["height"] > 300
+        for control in ("Rotate", "Flip", "Place"):
+            box = page.locator(".bk-controls").get_by_role("button", name=control).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, control
+            assert box["y"] >= window["y"] + window["height"] - 20, "no button hides the board"
+        piece = page.locator('.bk-tray .bk-piece[data-piece="V5"]').bounding_box()
+        assert piece is not None and piece["y"] + piece["height"] <= 844
+
+        # the zoomed board pans by itself to where the piece fits; tap, tap places it
+        spot = page.locator(".bk-board .cell.legal").first
+        spot.tap()
+        expect(page.locator(".bk-ghost.legal")).to_have_count(1)
+        spot.tap()
+        expect(page.locator("#log")).to_contain_text("Pia placed V5 (Blue).")
+        expect(page.locator(".bk-board .cell.filled.bk-blue")).to_have_count(5)
+
+        # the zoom is remembered
+        page.reload()
+        expect(page.locator(".bk-zoom-level")).to_have_text("200 %")
     finally:
         context.close()

@@ -14,9 +14,14 @@ import { addStrings } from "../i18n.js";
 import { Board } from "./blokus/board.js";
 import { Tray } from "./blokus/tray.js";
 import strings from "./blokus/strings.js";
+
+export { howToPlay } from "./blokus/help.js";
 import { LegalIndex, cellsKey, clampAnchor, flip, normalize, placeAt, rotate, rotateBack } from "./blokus/geometry.js";
 
 addStrings(strings);
+
+/** Zoom steps of the board on a narrow screen (1: the whole board fits the width). */
+const ZOOMS = [1, 1.5, 2];
 
 /** @typedef {import("./blokus/geometry.js").Cell} Cell */
 /** @typedef {import("../i18n.js").Translate} Translate */
@@ -101,6 +106,14 @@ export function mount(root, { onMove, t }) {
   const status = h("p", { class: "game-status bk-status", "aria-live": "polite" });
   const hint = h("p", { class: "bk-hint-text", "aria-live": "polite" });
   const boardWrap = h("div", { class: "bk-board-wrap" });
+  // phones: the board can be zoomed; the wrap then scrolls (pans) under a finger
+  let zoom = ZOOMS.includes(Number(pref("blokus.zoom"))) ? Number(pref("blokus.zoom")) : 1;
+  const zoomLabel = h("span", { class: "bk-zoom-level", "aria-live": "polite" });
+  const zoomBtn = (/** @type {string} */ key, /** @type {string} */ icon, /** @type {number} */ step) =>
+    h("button", { type: "button", class: `btn btn-small bk-zoom-${key}`, title: t(`blokus.zoom_${key}`), "aria-label": t(`blokus.zoom_${key}`), on: { click: () => setZoom(step) } }, icon);
+  const zoomOut = zoomBtn("out", "−", -1);
+  const zoomIn = zoomBtn("in", "+", 1);
+  const zoomBox = h("div", { class: "bk-zoom", role: "group", "aria-label": t("blokus.zoom") }, zoomOut, zoomLabel, zoomIn);
   const scores = h("ol", { class: "bk-scores", "aria-label": t("blokus.scores") });
   const trayTitle = h("h3", { class: "game-card-title bk-tray-title" });
   const tray = new Tray(t, (piece) => choose(piece));
@@ -129,24 +142,68 @@ export function mount(root, { onMove, t }) {
     },
   });
   const keysHelp = h("p", { class: "game-keys bk-keys muted" }, t("blokus.keys_help"));
-  const rules = h(
-    "details",
-    { class: "game-rules bk-rules" },
-    h("summary", {}, t("blokus.rules_title")),
-    h("ul", {}, ["rules.goal", "rules.first", "rules.corners", "rules.blocked", "rules.score"].map((k) => h("li", {}, t(`blokus.${k}`)))),
-  );
   const trayBox = h("section", { class: "game-card bk-tray-box" }, trayTitle, controls, hint, tray.el);
   const side = h(
     "div",
     { class: "game-side bk-side" },
     h("section", { class: "game-card bk-score-box" }, h("h3", {}, t("blokus.scores")), scores),
     trayBox,
-    h("div", { class: "game-prefs bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp, rules),
+    h("div", { class: "game-prefs bk-prefs" }, h("label", { class: "check" }, symbolsBox, h("span", {}, t("blokus.symbols"))), keysHelp),
   );
-  const container = h("div", { class: "game-view blokus" }, status, h("div", { class: "game-main bk-main" }, boardWrap, side));
+  const boardBox = h("div", { class: "bk-board-box" }, zoomBox, boardWrap);
+  const container = h("div", { class: "game-view blokus" }, status, h("div", { class: "game-main bk-main" }, boardBox, side));
   root.classList.add("game-root", "bk-root");
   root.classList.toggle("bk-show-symbols", symbolsBox.checked);
   root.replaceChildren(container);
+
+  /** One zoom step in or out (`step` ±1); remembered for the next visit. @param {number} step */
+  function setZoom(step) {
+    const at = ZOOMS.indexOf(zoom) + step;
+    if (at < 0 || at >= ZOOMS.length) return;
+    // keep the middle of what is shown in the middle
+    const midX = (boardWrap.scrollLeft + boardWrap.clientWidth / 2) / Math.max(boardWrap.scrollWidth, 1);
+    const midY = (boardWrap.scrollTop + boardWrap.clientHeight / 2) / Math.max(boardWrap.scrollHeight, 1);
+    zoom = ZOOMS[at];
+    pref("blokus.zoom", String(zoom));
+    showZoom();
+    boardWrap.scrollLeft = midX * boardWrap.scrollWidth - boardWrap.clientWidth / 2;
+    boardWrap.scrollTop = midY * boardWrap.scrollHeight - boardWrap.clientHeight / 2;
+    revealGhost();
+  }
+
+  function showZoom() {
+    boardWrap.style.setProperty("--bk-zoom", String(zoom));
+    boardWrap.classList.toggle("bk-zoomed", zoom > 1);
+    zoomLabel.textContent = t("blokus.zoom_level", { zoom: Math.round(zoom * 100) });
+    zoomOut.disabled = zoom === ZOOMS[0];
+    zoomIn.disabled = zoom === ZOOMS[ZOOMS.length - 1];
+  }
+  showZoom();
+
+  /** On a phone, scroll the page so the tray (stuck to the bottom) does not cover the board. */
+  function keepInReach() {
+    if (getComputedStyle(zoomBox).display === "none") return;
+    const shown = boardWrap.getBoundingClientRect();
+    const overlap = shown.bottom - trayBox.getBoundingClientRect().top;
+    const room = shown.top - zoomBox.getBoundingClientRect().height - 8;
+    if (overlap > 0 && room > 0) window.scrollBy({ top: Math.min(overlap, room), behavior: "instant" });
+  }
+
+  /** When zoomed, scroll the board so the piece being placed is in view. */
+  function revealGhost() {
+    if (zoom === 1 || !pick?.anchor || !board || !view) return;
+    const cell = boardWrap.scrollWidth / view.size;
+    const cells = ghostCells() ?? [];
+    const rows = cells.map(([r]) => r);
+    const cols = cells.map(([, c]) => c);
+    const [top, bottom] = [Math.min(...rows) * cell, (Math.max(...rows) + 1) * cell];
+    const [left, right] = [Math.min(...cols) * cell, (Math.max(...cols) + 1) * cell];
+    const margin = cell;
+    if (left - margin < boardWrap.scrollLeft || right + margin > boardWrap.scrollLeft + boardWrap.clientWidth)
+      boardWrap.scrollLeft = (left + right) / 2 - boardWrap.clientWidth / 2;
+    if (top - margin < boardWrap.scrollTop || bottom + margin > boardWrap.scrollTop + boardWrap.clientHeight)
+      boardWrap.scrollTop = (top + bottom) / 2 - boardWrap.clientHeight / 2;
+  }
 
   /** The colour whose pieces the tray shows. */
   function trayColour() {
@@ -176,6 +233,8 @@ export function mount(root, { onMove, t }) {
     lastTap = "";
     render();
     /** @type {HTMLElement} */ (/** @type {unknown} */ (board?.el))?.focus({ preventScroll: true });
+    keepInReach();
+    revealGhost();
   }
 
   /** The first orientation of `piece`, from `shape` on, that fits somewhere. @param {string} piece @param {Cell[]} shape */
@@ -203,6 +262,7 @@ export function mount(root, { onMove, t }) {
     const at = pick.anchor ?? [Math.floor(view.size / 2), Math.floor(view.size / 2)];
     pick.anchor = clampAnchor(pick.shape, [at[0] + dr, at[1] + dc], view.size);
     render();
+    revealGhost();
   }
 
   function cancel() {

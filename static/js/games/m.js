@@ -17,6 +17,8 @@ import { HandView } from "./m/hand.js";
 import { LegalMoves } from "./m/moves.js";
 import { renderPlayers } from "./m/players.js";
 import strings from "./m/strings.js";
+
+export { howToPlay } from "./m/help.js";
 import { TableView } from "./m/table.js";
 import { cardName, describeMove as describe, statusText } from "./m/words.js";
 
@@ -46,7 +48,6 @@ export function describeMove(log, names, t) {
   return describe(log ?? {}, names, t);
 }
 
-const RULES = ["goal", "place", "box", "tokens", "pass", "scoring", "take", "end", "score"];
 
 /**
  * @param {HTMLElement} root
@@ -122,12 +123,6 @@ export function mount(root, { onMove, t }) {
       },
     },
   });
-  const rules = h(
-    "details",
-    { class: "game-rules mm-rules" },
-    h("summary", {}, t("m.rules_title")),
-    h("ul", {}, RULES.map((k) => h("li", {}, t(`m.rules.${k}`)))),
-  );
   const side = h(
     "div",
     { class: "game-side mm-side" },
@@ -138,7 +133,6 @@ export function mount(root, { onMove, t }) {
       { class: "game-prefs mm-prefs" },
       h("label", { class: "check" }, initialsBox, h("span", {}, t("m.initials"))),
       h("p", { class: "game-keys mm-keys muted" }, t("m.keys_help")),
-      rules,
     ),
   );
   const container = h("div", { class: "game-view mm" }, status, lineBar, h("div", { class: "game-main mm-main" }, table.el, side));

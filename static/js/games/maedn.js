@@ -16,6 +16,8 @@ import { renderHand } from "./maedn/hand.js";
 import { lastMarks, latestMove } from "./maedn/lastmove.js";
 import { diceChoices, holders, isDeadEnd, targetsFor, victimChoices } from "./maedn/plays.js";
 import strings from "./maedn/strings.js";
+
+export { howToPlay } from "./maedn/help.js";
 import { renderMiddle, renderPlayer } from "./maedn/table.js";
 import { describeMove as describe, nameOf } from "./maedn/words.js";
 
@@ -89,16 +91,6 @@ export function mount(root, { onMove, t }) {
   const scoreBox = h("section", { class: "game-card md-box md-score-box" }, h("h3", {}, t("maedn.scores.title")), scoreTarget, scores);
   const piles = h("div", { class: "md-piles" });
   const pileBox = h("section", { class: "game-card md-box md-pile-box" }, h("h3", {}, t("maedn.piles.title")), piles);
-  const rules = h(
-    "details",
-    { class: "game-prefs game-rules md-box md-rules" },
-    h("summary", {}, t("maedn.rules_title")),
-    h(
-      "ul",
-      {},
-      ["goal", "turn", "take", "rows", "finish", "stuck"].map((k) => h("li", {}, t(`maedn.rules.${k}`))),
-    ),
-  );
   const container = h(
     "div",
     { class: "game-view maedn" },
@@ -107,8 +99,10 @@ export function mount(root, { onMove, t }) {
     h(
       "div",
       { class: "game-main md-main" },
-      h("div", { class: "md-col md-col-table" }, middleBox, mineBox, othersBox),
-      h("div", { class: "md-col md-col-side" }, handBox, scoreBox, pileBox, rules),
+      // wide: the middle and your rows on the left; your dice and the others' rows on the
+      // right, so a 2-3 player table shows every row without scrolling
+      h("div", { class: "md-col md-col-table" }, middleBox, mineBox),
+      h("div", { class: "md-col md-col-side" }, handBox, othersBox, scoreBox, pileBox),
     ),
   );
   root.classList.add("game-root", "md-root");

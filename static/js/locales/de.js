@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Zufalls-Bot",
   "bot.strong": "Gieriger Bot",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 
   "lobby.skip_to_create": "Direkt zum neuen Tisch",
@@ -73,7 +74,8 @@ export default {
 
   "lobby_room.title": "Warten auf Mitspielende",
   "lobby_room.seated": "{taken} von {total} Plätzen besetzt.",
-  "lobby_room.take_seat": "Wähle rechts einen freien Platz zum Mitspielen, oder schau einfach zu.",
+  "lobby_room.take_seat": "Zum Mitspielen nimm einen freien Platz in der Liste der Mitspielenden, oder schau einfach zu.",
+  "lobby_room.to_seats": "Zu den Plätzen",
   "lobby_room.watching": "Alle Plätze sind besetzt: du schaust zu.",
   "lobby_room.start": "Spiel starten",
   "lobby_room.need_players": "Jeder Platz braucht zuerst eine Person oder einen Bot. Schick den Link an deine Freunde.",
@@ -124,6 +126,13 @@ export default {
   "chat.send": "Senden",
   "chat.sit_to_chat": "Nimm Platz, um zu chatten.",
 
+  "help.button": "Spielregeln",
+  "help.title": "So wird {game} gespielt",
+  "help.close": "Schließen",
+  "help.none": "Für dieses Spiel gibt es noch keine Regelhilfe.",
+  "sound.button": "Ton",
+  "sound.on": "Der Ton ist an: ein leiser Klang, wenn du dran bist. Klicken zum Ausschalten.",
+  "sound.off": "Der Ton ist aus. Klicken für einen leisen Klang, wenn du dran bist.",
   "result.game_over": "Spiel beendet",
   "result.you_win": "Du gewinnst!",
   "result.winner": "{name} gewinnt!",
@@ -133,6 +142,8 @@ export default {
   "result.score": "Punkte",
   "result.rematch": "Noch eine Runde",
   "result.wait_rematch": "{name} kann ein neues Spiel starten.",
+  "result.wait_rematch_anyone": "Alle am Tisch können ein neues Spiel starten.",
+  "result.show_result": "Ergebnis zeigen",
   "result.show_board": "Brett ansehen",
 
   "turn.title_prefix": "Du bist dran",

@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Random bot",
   "bot.strong": "Greedy bot",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 
   "lobby.skip_to_create": "Skip to a new table",
@@ -73,7 +74,8 @@ export default {
 
   "lobby_room.title": "Waiting for players",
   "lobby_room.seated": "{taken} of {total} seats taken.",
-  "lobby_room.take_seat": "Pick a free seat on the right to play, or just watch.",
+  "lobby_room.take_seat": "To play, take a free seat in the list of players, or just watch.",
+  "lobby_room.to_seats": "Go to the seats",
   "lobby_room.watching": "Every seat is taken: you are watching.",
   "lobby_room.start": "Start the game",
   "lobby_room.need_players": "Every seat needs a player or a bot first. Send the link to your friends.",
@@ -124,6 +126,13 @@ export default {
   "chat.send": "Send",
   "chat.sit_to_chat": "Take a seat to chat.",
 
+  "help.button": "How to play",
+  "help.title": "How to play {game}",
+  "help.close": "Close",
+  "help.none": "No rules help for this game yet.",
+  "sound.button": "Sound",
+  "sound.on": "Turn sound is on: a soft chime when it becomes your turn. Click to turn it off.",
+  "sound.off": "Turn sound is off. Click for a soft chime when it becomes your turn.",
   "result.game_over": "Game over",
   "result.you_win": "You win!",
   "result.winner": "{name} wins!",
@@ -133,6 +142,8 @@ export default {
   "result.score": "Score",
   "result.rematch": "Play again",
   "result.wait_rematch": "{name} can start another game.",
+  "result.wait_rematch_anyone": "Any player at the table can start another game.",
+  "result.show_result": "Show the result",
   "result.show_board": "Show the board",
 
   "turn.title_prefix": "Your turn",

@@ -23,6 +23,7 @@ export default {
 
   "bot.random": "Robot hasard",
   "bot.strong": "Robot gourmand",
+  "bot.numbered": "{bot} {n}",
   "bot.other": "Robot ({bot})",
 
   "lobby.skip_to_create": "Aller à la nouvelle table",
@@ -73,7 +74,8 @@ export default {
 
   "lobby_room.title": "En attente de joueurs",
   "lobby_room.seated": "{taken} places prises sur {total}.",
-  "lobby_room.take_seat": "Choisissez une place libre à droite pour jouer, ou regardez simplement.",
+  "lobby_room.take_seat": "Pour jouer, prenez une place libre dans la liste des joueurs, ou regardez simplement.",
+  "lobby_room.to_seats": "Voir les places",
   "lobby_room.watching": "Toutes les places sont prises : vous regardez.",
   "lobby_room.start": "Lancer la partie",
   "lobby_room.need_players": "Chaque place doit d'abord avoir un joueur ou un robot. Envoyez le lien à vos amis.",
@@ -124,6 +126,13 @@ export default {
   "chat.send": "Envoyer",
   "chat.sit_to_chat": "Prenez une place pour discuter.",
 
+  "help.button": "Règles",
+  "help.title": "Comment jouer à {game}",
+  "help.close": "Fermer",
+  "help.none": "Pas encore d'aide pour ce jeu.",
+  "sound.button": "Son",
+  "sound.on": "Le son est activé : un léger carillon quand c'est votre tour. Cliquez pour le couper.",
+  "sound.off": "Le son est coupé. Cliquez pour un léger carillon quand c'est votre tour.",
   "result.game_over": "Partie terminée",
   "result.you_win": "Vous gagnez !",
   "result.winner": "{name} gagne !",
@@ -133,6 +142,8 @@ export default {
   "result.score": "Points",
   "result.rematch": "Rejouer",
   "result.wait_rematch": "{name} peut lancer une nouvelle partie.",
+  "result.wait_rematch_anyone": "Chaque joueur à la table peut lancer une nouvelle partie.",
+  "result.show_result": "Voir le résultat",
   "result.show_board": "Voir le plateau",
 
   "turn.title_prefix": "À vous",

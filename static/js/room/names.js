@@ -27,11 +27,26 @@ export function seatName(seat, index, t) {
 }
 
 /**
- * Every seat's display name, by seat index.
+ * Every seat's display name, by seat index. Two bots of one kind are told apart by
+ * a number in seat order ("Greedy bot 1", "Greedy bot 2"), so a result or a log
+ * never shows two equal names.
  * @param {Seat[]} seats
  * @param {Translate} t
  * @returns {string[]}
  */
 export function seatNames(seats, t) {
-  return seats.map((seat, i) => seatName(seat, i, t));
+  const names = seats.map((seat, i) => seatName(seat, i, t));
+  /** @type {Map<string, number[]>} */
+  const bots = new Map();
+  seats.forEach((seat, i) => {
+    if (seat?.name || seat?.kind !== "bot" || !seat.bot) return;
+    bots.set(names[i], [...(bots.get(names[i]) ?? []), i]);
+  });
+  for (const [label, indices] of bots) {
+    if (indices.length < 2) continue;
+    indices.forEach((i, k) => {
+      names[i] = t("bot.numbered", { bot: label, n: k + 1 });
+    });
+  }
+  return names;
 }

@@ -34,7 +34,6 @@ export function renderResult(box, state, { t, lang, names, canRematch, details, 
         ? t("result.winner", { name: top[0] })
         : t("result.tie", { names: joinNames(top, lang) });
   const order = result.scores.map((_, seat) => seat).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
-  const host = names[state.room.creator_seat] ?? "";
   replace(
     box,
     h("p", { class: "result-kicker" }, t("result.game_over")),
@@ -63,10 +62,48 @@ export function renderResult(box, state, { t, lang, names, canRematch, details, 
       { class: "result-actions" },
       canRematch
         ? h("button", { type: "button", class: "btn btn-primary", id: "rematch", on: { click: onRematch } }, t("result.rematch"))
-        : h("p", { class: "muted" }, t("result.wait_rematch", { name: host })),
+        : h("p", { class: "muted rematch-note" }, rematchNote(state, names, t)),
       h("button", { type: "button", class: "btn btn-ghost", on: { click: onClose } }, t("result.show_board")),
     ),
   );
   box.setAttribute("aria-labelledby", "result-title");
+  box.hidden = false;
+}
+
+/**
+ * Who may start the next game, for someone who may not: the host by name, or every
+ * seated player when the room lets anyone start. Pure.
+ * @param {StateMessage} state
+ * @param {string[]} names
+ * @param {Translate} t
+ */
+export function rematchNote(state, names, t) {
+  if (state.room.rules?.anyone_can_start) return t("result.wait_rematch_anyone");
+  return t("result.wait_rematch", { name: names[state.room.creator_seat] ?? "" });
+}
+
+/**
+ * The bar that stays above the board once the result screen is closed: open the
+ * result again, and start the next game (or read who may).
+ * @param {HTMLElement} box
+ * @param {StateMessage} state
+ * @param {object} ctx
+ * @param {Translate} ctx.t
+ * @param {string[]} ctx.names
+ * @param {boolean} ctx.canRematch
+ * @param {() => void} ctx.onRematch
+ * @param {() => void} ctx.onShowResult
+ */
+export function renderRematchBar(box, state, { t, names, canRematch, onRematch, onShowResult }) {
+  replace(
+    box,
+    h("p", { class: "rematch-bar-text" }, h("strong", {}, t("result.game_over")), " ", canRematch ? null : h("span", { class: "muted rematch-note" }, rematchNote(state, names, t))),
+    h(
+      "div",
+      { class: "rematch-bar-actions" },
+      h("button", { type: "button", class: "btn btn-ghost btn-small", id: "show-result", on: { click: onShowResult } }, t("result.show_result")),
+      canRematch ? h("button", { type: "button", class: "btn btn-primary btn-small", id: "rematch-bar-start", on: { click: onRematch } }, t("result.rematch")) : null,
+    ),
+  );
   box.hidden = false;
 }

@@ -2,7 +2,7 @@
 /** The seat list: who sits where, online or not, whose turn; take a free seat; bots for the host. */
 
 import { h } from "../dom.js";
-import { botLabel, seatName } from "./names.js";
+import { botLabel, seatNames } from "./names.js";
 
 /** @typedef {import("../messages.js").StateMessage} StateMessage */
 /** @typedef {import("../i18n.js").Translate} Translate */
@@ -22,9 +22,10 @@ export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
   const { room, you } = state;
   const canChange = room.status !== "playing";
   const isHost = you != null && you === room.creator_seat;
+  const names = seatNames(room.seats, t);
   list.replaceChildren(
     ...room.seats.map((seat, i) => {
-      const name = seatName(seat, i, t);
+      const name = names[i];
       const tags = [];
       if (i === you) tags.push(h("span", { class: "tag tag-you" }, t("seat.you")));
       if (i === room.creator_seat) tags.push(h("span", { class: "tag" }, t("seat.host")));

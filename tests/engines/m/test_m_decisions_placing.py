@@ -73,7 +73,7 @@ def test_m_decision_matching_each_orthogonal_neighbour_and_no_diagonal(build: Bu
 def test_m_decision_setup_cards_tokens_start_m_and_hands(players: int) -> None:
     state = ENGINE.new_game(players, 99)
     kept = 90 - len(state.removed)
-    assert kept == KEEP[players] == 30 + 10 * players  # the rulebook's table
+    assert kept == KEEP[players] == 30 + 10 * players  # DECISIONS.md "Setup": 30 + 10·N
     assert sorted(state.grid) == sorted(START_CELLS)
     assert all(len(hand) == 4 for hand in state.hands)
     assert len(state.pile) == kept - 5 - 4 * players
@@ -181,11 +181,11 @@ def test_m_decision_passing_swap_goes_under_the_pile(build: Builder) -> None:
     state = build(
         STUCK,
         [["red-10-triangle", "red-0-b"], ["red-0-a"]],
-        pile=["green-0-a", "green-0-b"],
+        pile=["green-0-a", "blue-0-b"],  # the blue 0 fits: the table is not jammed
     )
     after = ENGINE.play(state, 0, {"type": "pass", "swap": "red-10-triangle"})
     assert ids(after.hands[0]) == ["red-0-b", "green-0-a"]
-    assert ids(after.pile) == ["green-0-b", "red-10-triangle"]
+    assert ids(after.pile) == ["blue-0-b", "red-10-triangle"]
     assert after.tokens == (5, 7)
     line = ENGINE.log_line(state, 0, {"type": "pass", "swap": "red-10-triangle"}, after)
     assert line == {"seat": 0, "type": "pass", "swapped": True, "gave": {"seat": 1, "tokens": 1}}

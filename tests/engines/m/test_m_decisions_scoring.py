@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.m import ENGINE
+from engines.m import ENGINE, rules
 from tests.engines.m.m_moves import Builder, ids, place, refused, take
 
 # The rulebook's red 20 cube: fifth card of a lone row, two characteristics with (0, 4).
@@ -136,7 +136,8 @@ def test_m_decision_phase_ends_when_no_card_can_be_taken(build: Builder) -> None
 
 
 def test_m_decision_phase_ends_with_one_card_of_the_run_left(build: Builder) -> None:
-    state = build(LONE_ROW, [["red-20-cube"], ["brown-0-a"]], pile=["blue-0-a"])
+    # seat 1's yellow 0 fits beside the card left, so the table is not jammed
+    state = build(LONE_ROW, [["red-20-cube"], ["yellow-0-a"]], pile=["blue-0-a"])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     for seat in (0, 1, 0):
         state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
@@ -151,7 +152,7 @@ def test_m_decision_phase_ends_with_one_card_of_the_run_left(build: Builder) -> 
 def test_m_decision_turn_order_place_tokens_draw_then_left(build: Builder) -> None:
     state = build(
         {(0, 1): "red-30-triangle", (1, 2): "green-40-circle"},
-        [["blue-0-a"], ["green-20-triangle"], ["brown-0-a"]],
+        [["blue-0-a"], ["green-20-triangle"], ["green-0-a"]],
         pile=["yellow-0-a", "yellow-0-b"],
         turn=1,
     )
@@ -210,9 +211,8 @@ def test_m_decision_empty_hands_are_skipped_and_pay_nothing(build: Builder) -> N
 def test_m_decision_empty_hands_still_pay_for_placements_and_take_in_phases(
     build: Builder,
 ) -> None:
-    # Judgement: "pays nothing" means being skipped costs no token (it is not a pass);
-    # the token rule only looks past a player who has run out of tokens, and a scoring
-    # phase goes round every seat in turn order, hand or no hand.
+    # DECISIONS.md "Empty hands": a player without cards still pays and receives
+    # tokens and still takes a card in every scoring phase; being skipped is no pass.
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["green-0-a"], []], pile=[])
     after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert after.tokens == (7, 6, 5)  # seat 2, on the right, pays though its hand is empty
@@ -240,7 +240,7 @@ def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -
 
 
 def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) -> None:
-    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["brown-0-a"]], pile=["green-0-a"])
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], pile=["green-0-a"])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert ENGINE.view(state, 1)["scoring"]["final"] is False
     while state.phase == "take":
@@ -260,7 +260,10 @@ def test_m_decision_end_b_every_hand_empty(build: Builder) -> None:
 
 
 def test_m_decision_end_c_everyone_holding_cards_passed_a_round(build: Builder) -> None:
-    state = build(STUCK, [["red-10-triangle"], [], ["red-20-triangle"]], pile=[], tokens=[6, 6, 6])
+    # both could place a blue card, and both pass by choice: (c) applies as written
+    state = build(
+        {(0, 0): "blue-40-cube"}, [["blue-0-a"], [], ["blue-10-circle"]], pile=[], tokens=[6, 6, 6]
+    )
     once = ENGINE.play(state, 0, {"type": "pass"})
     assert once.phase == "play" and ENGINE.to_act(once) == [2]
     twice = ENGINE.play(once, 2, {"type": "pass"})
@@ -270,7 +273,7 @@ def test_m_decision_end_c_everyone_holding_cards_passed_a_round(build: Builder) 
 def test_m_decision_end_c_a_placement_restarts_the_round(build: Builder) -> None:
     state = build(
         {(0, 0): "blue-40-cube"},
-        [["red-10-triangle"], ["blue-0-a", "green-0-a"]],
+        [["red-10-triangle", "blue-10-circle"], ["blue-0-a", "green-0-a"]],
         pile=[],
     )
     state = ENGINE.play(state, 0, {"type": "pass"})
@@ -279,13 +282,72 @@ def test_m_decision_end_c_a_placement_restarts_the_round(build: Builder) -> None
     assert state.phase == "play"
 
 
-def test_m_decision_end_safety_net_two_rounds_without_a_placement(build: Builder) -> None:
-    state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"], ["red-30-triangle"]])
-    for step in range(6):
+def test_m_decision_end_d_a_jammed_table_ends_the_game_with_cards_in_the_pile(
+    build: Builder,
+) -> None:
+    # nothing in either hand nor in the pile shares a thing with the blue 40 cube
+    state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"]], pile=["red-30-triangle"])
+    after = ENGINE.play(state, 0, {"type": "pass"})
+    assert after.phase == "over" and after.ended == "jammed"
+    assert after.pile  # the card left in the pile could never be placed
+    assert ENGINE.to_act(after) == [] and ENGINE.result(after) is not None
+    assert ENGINE.log_line(state, 0, {"type": "pass"}, after)["ended"] == "jammed"
+
+
+def test_m_decision_end_d_is_checked_after_a_placement_too(build: Builder) -> None:
+    state = build(
+        {(0, 0): "blue-40-cube"},
+        [["blue-0-a"], ["red-20-triangle"]],
+        pile=["red-30-triangle"],
+    )
+    after = ENGINE.play(state, 0, place("blue-0-a", (0, 1)))
+    # the placer drew the red 30; no red triangle matches a blue 40 cube or a blue 0
+    assert after.phase == "over" and after.ended == "jammed"
+
+
+def test_m_decision_end_d_a_card_in_the_pile_that_fits_keeps_the_game_going(
+    build: Builder,
+) -> None:
+    # no hand card fits, but the pile still holds a blue 0: passes and swaps go on,
+    # for longer than the two idle rounds that used to end such a game
+    state = build(
+        STUCK, [["red-10-triangle"], ["red-20-triangle"]], pile=["red-30-triangle", "blue-0-a"]
+    )
+    for step in range(5):
         assert state.phase == "play", step
         seat = ENGINE.to_act(state)[0]
         state = ENGINE.play(state, seat, {"type": "pass"})
-    assert state.phase == "over" and state.ended == "stalled"
+    assert state.phase == "play" and state.idle == 5
+    swapped = ENGINE.play(state, 1, {"type": "pass", "swap": "red-20-triangle"})
+    assert ids(swapped.hands[1]) == ["red-30-triangle"] and swapped.phase == "play"
+
+
+def test_m_decision_end_d_seed_1002005_two_strong_bots_play_the_drawn_moebius() -> None:
+    # Seen with rules version 1: seat 0's swap drew a green 20 Moebius that fit at
+    # (1, 1), yet two idle rounds ended the game with four cards in the pile.
+    seed = 1002005
+    bot = ENGINE.bots()["strong"]
+    state = ENGINE.new_game(2, seed)
+    moves = []
+    while acting := ENGINE.to_act(state):
+        move = bot.choose(state, acting[0], seed * 100_003 + len(moves))
+        moves.append(move)
+        state = ENGINE.play(state, acting[0], move)
+    assert {"type": "place", "card": "green-20-moebius", "at": [1, 1]} in moves
+    assert state.ended == "jammed" and state.pile
+    assert rules.jammed(state)
+
+
+def test_m_decision_end_termination_guard_ten_rounds_without_a_placement(
+    build: Builder,
+) -> None:
+    # The pile holds cards that fit, so the table is not jammed; nobody's hand fits.
+    state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"], ["red-30-triangle"]])
+    for step in range(rules.GUARD_ROUNDS * 3):
+        assert state.phase == "play", step
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, {"type": "pass"})
+    assert state.phase == "over" and state.ended == "guard"
     assert state.pile  # it ends with cards left in the pile
 
 
@@ -303,7 +365,7 @@ def test_m_decision_score_tokens_best_two_colours_minus_the_rest(build: Builder)
             ["yellow-10-cube"],
         ],
         phase="over",
-        ended="stalled",
+        ended="guard",
     )
     result = ENGINE.result(state)
     # seat 0: 50 + blue 40 + green 40 - red 30; seat 1: 60 + 50 = 110; seat 2: 70 + 10
@@ -319,6 +381,6 @@ def test_m_decision_score_equal_totals_share_a_rank(build: Builder) -> None:
         tokens=[6, 7, 5],
         collections=[["blue-10-cube"], [], ["red-20-cube"]],
         phase="over",
-        ended="stalled",
+        ended="guard",
     )
     assert ENGINE.result(state) == {"scores": [70, 70, 70], "ranks": [1, 1, 1]}

@@ -116,7 +116,7 @@ def test_each_forbidden_move_has_its_own_code(build: Builder) -> None:
     )
     choosing = build(ROW, [["blue-0-a"], ["brown-0-a"]], phase="line", lines=("row",), last=(0, 2))
     checks.append((forbidden(choosing, 0, {"type": "line", "line": "col"}), "line_not_offered"))
-    over = build(ROW, [["blue-0-a"], ["brown-0-a"]], phase="over", ended="stalled")
+    over = build(ROW, [["blue-0-a"], ["brown-0-a"]], phase="over", ended="guard")
     checks.append((forbidden(over, 0, {"type": "pass"}), "game_over"))
     assert [code for code, _ in checks] == [expected for _, expected in checks]
     assert len({code for code, _ in checks}) == 13  # each reason its own code (+ not_in_run)

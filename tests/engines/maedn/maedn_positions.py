@@ -95,3 +95,8 @@ def check_invariants(state: State) -> None:
     if not state.over:
         assert all(len(hand) == cards.HAND_SIZE for hand in state.hands)
         assert all(score < state.target for score in state.scores)
+    elif state.winner is not None:
+        # the winning move ends the game at once: the winner played one die, drew none
+        held = [len(hand) for hand in state.hands]
+        assert held[state.winner] == cards.HAND_SIZE - 1
+        assert all(n == cards.HAND_SIZE for s, n in enumerate(held) if s != state.winner)

@@ -10,7 +10,7 @@ import pytest
 
 from engines import prng
 from engines.base import IllegalMove
-from engines.maedn import ENGINE, cards
+from engines.maedn import ENGINE, cards, rules
 from engines.maedn.state import State
 from tests.engines.maedn.maedn_positions import check_invariants, play, position, rows_of
 
@@ -233,6 +233,45 @@ def test_maedn_decision_winning_thresholds(players: int, target: int) -> None:
     assert result is not None
     assert result["scores"][0] == target and result["ranks"][0] == 1
     assert codes(after, 1, {"type": "start", "dice": [1]}) == "game_over"
+
+
+def test_maedn_decision_stolen_figure_one_opponent_holding_both_copies_gives_the_older_row() -> (
+    None
+):
+    state = position(3, hands=[[4, 1], [1, 1], [1, 1]], rows={1: [[1, 4], [2, 4, 9]]})
+    moves = ENGINE.legal_moves(state, 0)
+    assert {"type": "start", "dice": [4]} in moves  # no choice to make: no "from"
+    after = play(state, 0, {"type": "start", "dice": [4]})
+    assert rows_of(after, 1) == [[1], [2, 4, 9]]
+    # naming the victim is refused: "from" is only for a choice between two players
+    assert codes(state, 0, {"type": "start", "dice": [4], "from": 1}) == "from_not_allowed"
+
+
+def test_maedn_decision_termination_guard_300_rounds_without_a_finished_row() -> None:
+    assert rules.QUIET_ROUNDS == 300
+    limit = rules.QUIET_ROUNDS * 2  # turns: 300 full rounds of two players
+    state = position(
+        2, hands=[[2, 6], [1, 1]], finished={1: [[36, 38, 40]]}, scores=[0, 6], quiet=limit - 2
+    )
+    state = play(state, 0, {"type": "start", "dice": [2]})
+    assert not state.over and state.quiet == limit - 1
+    state = play(state, 1, ENGINE.legal_moves(state, 1)[0])
+    assert state.over and state.end == "stalled" and state.winner is None
+    assert ENGINE.result(state) == {"scores": [0, 6], "ranks": [2, 1]}
+    # finishing a row resets the count
+    near = position(2, hands=[[2, 6], [1, 1]], rows={0: [[36, 38]]}, quiet=limit - 1)
+    assert play(near, 0, {"type": "extend", "row": 0, "die": 2}).quiet == 0
+
+
+def test_maedn_decision_winning_move_ends_the_game_without_drawing_back() -> None:
+    points = cards.row_points([36, 38, 40])
+    state = position(2, hands=[[2, 3], [1, 1]], rows={0: [[36, 38]]}, scores=[40 - points])
+    after = play(state, 0, {"type": "extend", "row": 0, "die": 2})
+    assert after.over and after.winner == 0
+    assert after.hands[0] == (3,)  # the die left over; nothing drawn
+    assert after.pile == state.pile and after.rng == state.rng
+    assert after.discard == (*state.discard, 2)
+    assert ENGINE.view(after, 1)["hand_sizes"] == [1, 2]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

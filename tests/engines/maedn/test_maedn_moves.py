@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engines.base import IllegalMove
-from engines.maedn import ENGINE, rules
+from engines.maedn import ENGINE
 from engines.maedn.state import draw_up
 from tests.engines.maedn.maedn_positions import check_invariants, play, position, rows_of
 
@@ -79,34 +79,11 @@ def test_each_refusal_has_its_own_code() -> None:
     assert excinfo.value.code == "too_many_rows"
 
 
-def test_judgement_one_player_with_both_copies_gives_up_the_older_row() -> None:
-    state = position(3, hands=[[4, 1], [1, 1], [1, 1]], rows={1: [[1, 4], [2, 4, 9]]})
-    moves = ENGINE.legal_moves(state, 0)
-    assert {"type": "start", "dice": [4]} in moves  # no choice to make: no "from"
-    after = play(state, 0, {"type": "start", "dice": [4]})
-    assert rows_of(after, 1) == [[1], [2, 4, 9]]
-
-
 def test_judgement_start_may_take_from_own_row_and_a_lone_figure_moves_to_the_end() -> None:
     state = position(2, hands=[[5, 6], [1, 1]], rows={0: [[5], [20]]})
     after = play(state, 0, {"type": "start", "dice": [5]})
     assert rows_of(after, 0) == [[20], [5]]
     check_invariants(after)
-
-
-def test_judgement_stall_rule_ends_the_game_with_the_current_scores() -> None:
-    limit = rules.QUIET_ROUNDS * 2
-    state = position(
-        2, hands=[[2, 6], [1, 1]], finished={1: [[36, 38, 40]]}, scores=[0, 6], quiet=limit - 2
-    )
-    state = play(state, 0, {"type": "start", "dice": [2]})
-    assert not state.over and state.quiet == limit - 1
-    state = play(state, 1, ENGINE.legal_moves(state, 1)[0])
-    assert state.over and state.end == "stalled" and state.winner is None
-    assert ENGINE.result(state) == {"scores": [0, 6], "ranks": [2, 1]}
-    # finishing a row resets the count
-    near = position(2, hands=[[2, 6], [1, 1]], rows={0: [[36, 38]]}, quiet=limit - 1)
-    assert play(near, 0, {"type": "extend", "row": 0, "die": 2}).quiet == 0
 
 
 def test_judgement_both_piles_empty_leaves_the_hand_short() -> None:

@@ -82,10 +82,12 @@ def _swap_hand_with_pile(state: State, seat: int) -> State | None:
     ``None`` when the pile holds no other die (it may be empty just before a reshuffle).
     """
     hand = state.hands[seat]
+    if not hand:
+        return None
     pile = list(state.pile)
     for index, die in enumerate(pile):
         if die not in hand:
-            new_hand = tuple(sorted((die, hand[1])))
+            new_hand = tuple(sorted((die, *hand[1:])))  # a winner holds one die
             pile[index] = hand[0]
             hands = tuple(new_hand if s == seat else h for s, h in enumerate(state.hands))
             return dataclasses.replace(state, hands=hands, pile=tuple(pile))

@@ -6,6 +6,7 @@
  */
 
 import { s } from "../../dom.js";
+import { recentMoves } from "./recent.js";
 
 /** @typedef {import("./geometry.js").Cell} Cell */
 /** @typedef {import("../../i18n.js").Translate} Translate */
@@ -132,9 +133,9 @@ export class Board {
   update(view) {
     const t = this.t;
     this.colourNames = view.colours.map((/** @type {any} */ c) => c.name);
-    /** @type {Set<string>} */
-    const last = new Set();
-    for (const colour of view.colours) for (const [r, c] of colour.last_cells ?? []) last.add(`${r},${c}`);
+    /** @type {Map<string, number>} each recent move's cells, by how many moves ago (0: newest) */
+    const last = new Map();
+    for (const { age, cells } of recentMoves(view.colours)) for (const [r, c] of cells) last.set(`${r},${c}`, age);
     this.symbols.replaceChildren();
     for (let r = 0; r < this.size; r++) {
       const row = view.board[r] ?? "";
@@ -143,8 +144,9 @@ export class Board {
         const rect = this.cells[r][c];
         const index = mark === "." ? -1 : Number(mark);
         const name = index >= 0 ? this.colourNames[index] : null;
-        const isLast = last.has(`${r},${c}`);
-        const wanted = ["cell", name ? `filled bk-${name}` : "", isLast ? "last" : "", rect.classList.contains("legal") ? "legal" : ""]
+        const age = last.get(`${r},${c}`);
+        const recent = age === undefined ? "" : age === 0 ? "last newest" : "last recent";
+        const wanted = ["cell", name ? `filled bk-${name}` : "", recent, rect.classList.contains("legal") ? "legal" : ""]
           .filter(Boolean)
           .join(" ");
         if (rect.getAttribute("class") !== wanted) rect.setAttribute("class", wanted);

@@ -44,6 +44,8 @@ const en = {
   "m.ended.final_scoring": "The pile was empty, so that scoring was the last: the game is over.",
   "m.ended.hands_empty": "Nobody has a card left: the game is over.",
   "m.ended.all_passed": "With the pile empty, everyone passed in turn: the game is over.",
+  "m.ended.jammed": "No card still in play fits anywhere on the table: the game is over.",
+  "m.ended.guard": "Ten rounds went by without a card placed: the game is over.",
   "m.ended.stalled": "Two rounds went by without a card placed: the game is over.",
   "m.ended.other": "The game is over.",
   "m.status.line_you": "Your card completes a row and a column: choose which one to score.",
@@ -105,6 +107,7 @@ const en = {
   "m.group_label": "{colour}, {total} in all: {cards}",
   "m.initials": "Show colour initials on the cards",
   "m.keys_help": "Keys: Tab to a card and Enter to pick it, arrows between the highlighted spots, Enter to place, Esc to put it back.",
+  "m.help.setup": "{n} players: {cards} cards are in the game. Everyone starts with 4 cards in hand and 6 tokens; five cards lie face up in an M.",
   "m.rules_title": "How to play",
   "m.rules.goal":
     "Collect valuable cards and win tokens. At the end only your two best colours count for you; every other colour you collected counts against you.",
@@ -119,7 +122,7 @@ const en = {
     "A scoring starts when your card makes an unbroken row or column of 5 or 6 cards and shares two things (say colour and value) with a card next to it in that line. If both the row and the column qualify, you choose.",
   "m.rules.take":
     "Starting with you and going round, everyone takes one card of that line into their face-up collection until one is left. A card that holds the table together (even only corner to corner) stays.",
-  "m.rules.end": "Once the pile is empty, the next scoring is the last. The game also ends when nobody can or will place any more.",
+  "m.rules.end": "Once the pile is empty, the next scoring is the last. The game also ends when no card still in play (in a hand or the pile) fits anywhere, when everyone passes a round with the pile empty, or after ten rounds without a card placed.",
   "m.rules.score": "Score: 10 per token, plus your two best colours, minus every other colour you collected.",
 };
 
@@ -164,6 +167,8 @@ const de = {
   "m.ended.final_scoring": "Der Stapel war leer, also war das die letzte Wertung: das Spiel ist aus.",
   "m.ended.hands_empty": "Niemand hat mehr Karten: das Spiel ist aus.",
   "m.ended.all_passed": "Bei leerem Stapel haben alle reihum gepasst: das Spiel ist aus.",
+  "m.ended.jammed": "Keine Karte im Spiel passt mehr irgendwo an den Tisch: das Spiel ist aus.",
+  "m.ended.guard": "Zehn Runden lang wurde keine Karte gelegt: das Spiel ist aus.",
   "m.ended.stalled": "Zwei Runden lang wurde keine Karte gelegt: das Spiel ist aus.",
   "m.ended.other": "Das Spiel ist aus.",
   "m.status.line_you": "Deine Karte macht eine Reihe und eine Spalte voll: wähle, welche gewertet wird.",
@@ -225,6 +230,7 @@ const de = {
   "m.group_label": "{colour}, zusammen {total}: {cards}",
   "m.initials": "Farbkürzel auf den Karten zeigen",
   "m.keys_help": "Tasten: mit Tab zu einer Karte, Enter wählt sie, Pfeile springen zwischen den markierten Stellen, Enter legt, Esc legt zurück.",
+  "m.help.setup": "{n} Personen: {cards} Karten sind im Spiel. Alle beginnen mit 4 Handkarten und 6 Chips; fünf Karten liegen offen als M aus.",
   "m.rules_title": "So wird gespielt",
   "m.rules.goal":
     "Sammle wertvolle Karten und gewinne Chips. Am Ende zählen nur deine zwei besten Farben für dich; jede andere gesammelte Farbe zählt gegen dich.",
@@ -239,7 +245,7 @@ const de = {
     "Eine Wertung beginnt, wenn deine Karte eine lückenlose Reihe oder Spalte aus 5 oder 6 Karten bildet und mit einer Nachbarkarte in dieser Linie zwei Dinge teilt (etwa Farbe und Wert). Zählen Reihe und Spalte, wählst du.",
   "m.rules.take":
     "Reihum, bei dir beginnend, nimmt jeder eine Karte dieser Linie offen zu sich, bis eine übrig ist. Eine Karte, die den Tisch zusammenhält (auch nur über Eck), bleibt liegen.",
-  "m.rules.end": "Ist der Stapel leer, ist die nächste Wertung die letzte. Das Spiel endet auch, wenn niemand mehr legen kann oder will.",
+  "m.rules.end": "Ist der Stapel leer, ist die nächste Wertung die letzte. Das Spiel endet auch, wenn keine Karte im Spiel (auf einer Hand oder im Stapel) mehr irgendwo passt, wenn bei leerem Stapel alle eine Runde lang passen, oder nach zehn Runden ohne gelegte Karte.",
   "m.rules.score": "Punkte: 10 je Chip, plus deine zwei besten Farben, minus jede andere gesammelte Farbe.",
 };
 
@@ -284,6 +290,8 @@ const fr = {
   "m.ended.final_scoring": "La pioche était vide, ce décompte était donc le dernier : la partie est finie.",
   "m.ended.hands_empty": "Plus personne n'a de carte : la partie est finie.",
   "m.ended.all_passed": "La pioche vide, tout le monde a passé à son tour : la partie est finie.",
+  "m.ended.jammed": "Plus aucune carte en jeu ne peut se poser sur la table : la partie est finie.",
+  "m.ended.guard": "Dix tours sont passés sans qu'aucune carte soit posée : la partie est finie.",
   "m.ended.stalled": "Deux tours sont passés sans qu'aucune carte soit posée : la partie est finie.",
   "m.ended.other": "La partie est finie.",
   "m.status.line_you": "Votre carte complète une ligne et une colonne : choisissez laquelle décompter.",
@@ -345,6 +353,7 @@ const fr = {
   "m.group_label": "{colour}, {total} en tout : {cards}",
   "m.initials": "Afficher l'initiale des couleurs sur les cartes",
   "m.keys_help": "Touches : Tab jusqu'à une carte et Entrée pour la choisir, flèches entre les emplacements en surbrillance, Entrée pour poser, Échap pour la reposer.",
+  "m.help.setup": "{n} joueurs : {cards} cartes sont en jeu. Chacun commence avec 4 cartes en main et 6 jetons ; cinq cartes sont posées face visible en forme de M.",
   "m.rules_title": "Comment jouer",
   "m.rules.goal":
     "Ramassez des cartes de valeur et gagnez des jetons. À la fin, seules vos deux meilleures couleurs comptent pour vous ; toutes les autres couleurs ramassées comptent contre vous.",
@@ -359,7 +368,7 @@ const fr = {
     "Un décompte commence quand votre carte forme une ligne ou une colonne continue de 5 ou 6 cartes et partage deux caractéristiques (par exemple couleur et valeur) avec une voisine de cette ligne. Si la ligne et la colonne comptent toutes les deux, vous choisissez.",
   "m.rules.take":
     "En commençant par vous puis à tour de rôle, chacun prend une carte de cette ligne dans sa collection, face visible, jusqu'à ce qu'il n'en reste qu'une. Une carte qui relie la table (même seulement par un coin) reste en place.",
-  "m.rules.end": "Une fois la pioche vide, le décompte suivant est le dernier. La partie s'arrête aussi quand plus personne ne peut ou ne veut poser.",
+  "m.rules.end": "Une fois la pioche vide, le décompte suivant est le dernier. La partie s'arrête aussi quand plus aucune carte en jeu (en main ou dans la pioche) ne peut se poser, quand tous passent un tour pioche vide, ou après dix tours sans carte posée.",
   "m.rules.score": "Points : 10 par jeton, plus vos deux meilleures couleurs, moins toutes les autres couleurs ramassées.",
 };
 

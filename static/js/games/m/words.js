@@ -99,11 +99,12 @@ export function describeMove(log, names, t) {
 
 /**
  * Why the game ended, as a sentence.
- * @param {string|null|undefined} reason  final_scoring | hands_empty | all_passed | stalled
+ * @param {string|null|undefined} reason  final_scoring | hands_empty | all_passed | jammed | guard
+ *   (stalled: games of rules version 1)
  * @param {Translate} t
  */
 export function endReason(reason, t) {
-  const known = ["final_scoring", "hands_empty", "all_passed", "stalled"];
+  const known = ["final_scoring", "hands_empty", "all_passed", "jammed", "guard", "stalled"];
   return t(`m.ended.${known.includes(String(reason)) ? reason : "other"}`);
 }
 
