@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 HELLO_TIMEOUT = 15.0
 HEARTBEAT_SECONDS = 20.0
-EVENTS_ON_HELLO = 300
 
 # close codes: 4xxx are ours, 1008/1009 the standard ones for policy and size
 CLOSE_PROTOCOL = 4400
@@ -193,10 +192,11 @@ class Hub:
     async def _backlog(
         self, room_id: str, since: int, state: RoomState
     ) -> tuple[list[EventRecord], int]:
-        """The events after ``since`` up to exactly ``state.seq``, at most ``EVENTS_ON_HELLO``
-        of them: the newest. Returns them and the first seq they could start at; a
-        receiver that saw less than the seq before that one must fetch the gap."""
-        start = max(since, state.seq - EVENTS_ON_HELLO, 0)
+        """The events after ``since`` up to exactly ``state.seq``, at most
+        ``catch_up_events`` of them: the newest. Returns them and the first seq they
+        could start at; a receiver that saw less than the seq before that one is told
+        to fetch the gap from ``/events``."""
+        start = max(since, state.seq - self.settings.catch_up_events, 0)
         if start >= state.seq:
             return [], state.seq + 1
         rows = await self.rooms.events(room_id, start, limit=state.seq - start)
