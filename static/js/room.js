@@ -114,6 +114,10 @@ const socket = new RoomSocket(roomId, token, {
   onEvents: (missed) => {
     queue = queue.then(() => {
       events = mergeEvents(events, missed);
+      // older events came in after newer ones: the log and the chat are drawn afresh
+      el.log.replaceChildren();
+      el.chatList.replaceChildren();
+      delete el.chatList.dataset.last;
       render();
     });
   },
