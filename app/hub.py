@@ -304,8 +304,9 @@ class Hub:
         else:
             events, first = await self._backlog(room_id, since, state)
             cut = first if since < first - 1 else None
-        conn = Connection(ws=ws, room_id=room_id, token_hash=token_hash, last_seq=state.seq)
-        conn.seat = seat
+        conn = Connection(
+            ws=ws, room_id=room_id, token_hash=token_hash, last_seq=state.seq, seat=seat
+        )
         online = await self.presence.online(room_id, state.room.players)
         if seat is not None:
             online[seat] = True

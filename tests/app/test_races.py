@@ -509,4 +509,4 @@ async def test_every_pair_of_room_operations_keeps_seats_views_and_logs_right(
 
 @pytest.mark.slow
 async def test_many_rounds_of_racing_room_operations(race_server: ServerProcess) -> None:
-    await _run(race_server, rounds=20)
+    await _run(race_server, rounds=10)
