@@ -491,3 +491,35 @@ def test_a_client_leaving_before_its_answer_leaves_no_traceback(server: ServerPr
     log = server.log.read_text()
     assert "Traceback" not in log
     assert "WebSocketDisconnect" not in log
+
+
+def test_presence_follows_a_token_to_its_shuffled_seat(server: ServerProcess) -> None:
+    for _ in range(20):  # a shuffle keeps Anna in seat 0 one time in three: take another room
+        room, tokens = _room(server, players=3, bots={"2": "random"})
+        anna = Client(server, room, tokens[0])
+        anna.expect("presence", online=[True, False, True])
+        started = httpx.post(
+            f"{server.url}/api/rooms/{room}/start",
+            json={"shuffle": True},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        ).json()
+        order = next(
+            e["order"]
+            for e in httpx.get(f"{server.url}/api/rooms/{room}/events").json()["events"]
+            if e["kind"] == "game_started"
+        )
+        if order[0] != 0:
+            break
+        anna.close()
+    else:
+        pytest.fail("twenty shuffles kept Anna in her seat")
+    seat = order.index(0)
+    assert anna.until_seq(started["seq"])["you"] == seat
+    expected = [order[s] == 0 or order[s] == 2 for s in range(3)]
+    anna.expect("presence", online=expected)
+    anna.close()
+    # once she has left, nobody shows as online but the bot
+    ben = Client(server, room, tokens[1])
+    bot = order.index(2)
+    ben.expect("presence", online=[s in {bot, order.index(1)} for s in range(3)])
+    ben.close()
