@@ -300,19 +300,21 @@ class Rooms:
         change is tried on: a start that wins the race leaves no seat to free.
         """
         state = await self.load(room_id)
-        if not 0 <= seat < state.room.players:
-            raise ApiError(
-                404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
-            )
-        if bot is not None and bot not in state.engine.bots():
-            raise ApiError(
-                400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}."
-            )
         for _ in range(RETRIES):
             if seat_in(state, token) != state.room.creator_seat:
                 raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
             if state.status == "playing":
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+            if not 0 <= seat < state.room.players:
+                raise ApiError(
+                    404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
+                )
+            if bot is not None and bot not in state.engine.bots():
+                raise ApiError(
+                    400,
+                    "unknown_bot",
+                    f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}.",
+                )
             occupied = False
 
             async def change(session: Any) -> None:
