@@ -367,13 +367,16 @@ class Race:
 
     async def check(self, room: Room, pair: tuple[str, str]) -> None:
         where = f"round {self.rounds} {pair} in room {room.id}"
-        while True:  # a bot may still be moving: wait until the room is quiet
+        while True:  # a bot may still be moving: wait until no bot is to act
             head = await self.head(room)
             for sock in room.sockets:
                 await sock.at(head)
             events, states = await self.log(room)
-            if len(events) == head:
-                break
+            if not states[-1].bots_to_act():
+                if len(events) == head:
+                    break
+            else:
+                await room.sockets[0].at(len(events) + 1)
         assert [e.seq for e in events] == list(range(1, head + 1)), where
         engine = get_engine(GAME)
         hashes = {hash_token(t): t for t in room.tokens}
@@ -381,7 +384,7 @@ class Race:
         for sock in room.sockets:
             mine = hash_token(sock.token) if sock.token else None
             seen: set[int] = set()
-            states_got = sock.states
+            states_got = [m for m in sock.states if m["seq"] <= head]
             assert states_got and sock.messages[0]["type"] == "state", (where, sock.messages[:1])
             for message in states_got:
                 seq = message["seq"]
