@@ -46,10 +46,11 @@ test: $(VENV)/.installed-dev browser lint types
 	$(BIN)/pytest -q -m "not slow"
 	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
 
-# thousands of random games per engine: the slow property tests, and the contract
-# suite with 1000 hypothesis examples per engine
+# thousands of random games per engine: the slow property tests, the contract
+# suite with 1000 hypothesis examples per engine, and many rounds of the race suite
 test-long: $(VENV)/.installed-dev
 	$(BIN)/pytest -q -m slow tests/engines
+	$(BIN)/pytest -q -m slow tests/app
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q tests/engines/test_contract.py
 
 bench: $(VENV)/.installed

@@ -17,10 +17,11 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import alert_store, mailer, push
+from app.actor import hash_token
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token
 from app.errors import ApiError
-from app.rooms import hash_token, seat_in
+from app.rooms import seat_in
 from app.services import Services
 from app.webhooks import SHAPES, BadWebhook, check_url
 

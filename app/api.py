@@ -149,12 +149,8 @@ async def get_state(room: str, svc: Svc, token: Token) -> dict[str, Any]:
 
 @router.post("/rooms/{room}/moves", summary="Play a move")
 async def play_move(room: str, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
-    state = await svc.rooms.load(room)
-    seat = seat_in(state, token)
-    if seat is None:
-        raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
-    state = await svc.rooms.move_as(room, seat, body.seq, body.move, state)
-    return await _state(svc, state, seat)
+    state = await svc.rooms.move(room, token, body.seq, body.move)
+    return await _state(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/chat", summary="Say something to the room")

@@ -2,7 +2,7 @@
 
 After every commit (and for running games when the app starts) the runner looks
 at whose turn it is; if a bot is to act, a worker process (or thread) chooses
-and the move goes through ``Rooms.move_as`` like any other: a bot that loses a
+and the move goes through ``Rooms.move_by`` like any other: a bot that loses a
 race simply looks again.
 """
 
@@ -17,6 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from app import store
+from app.actor import Actor
 from app.bot_worker import choose_move
 from app.errors import ApiError
 from app.rooms import Rooms
@@ -100,7 +101,7 @@ class BotRunner:
             bot_seed(state),
         )
         try:
-            await self.rooms.move_as(room_id, seat, state.seq, move)
+            await self.rooms.move_by(room_id, Actor.bot(seat), state.seq, move)
         except ApiError as exc:
             if exc.code != "stale":
                 log.warning("bot move refused in room %s: %s", room_id, exc.message)

@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     name_max_chars: int = Field(
         40, ge=1, le=80, description="Longest display name (the column holds 80)."
     )
+    catch_up_events: int = Field(
+        300, ge=1, le=1000, description="Most events one state message carries (see /events)."
+    )
     ws_budget_messages: int = Field(30, ge=1, description="Messages a socket may send per window.")
     ws_budget_seconds: float = Field(10.0, gt=0, description="The socket budget's window.")
     ws_budget_strikes: int = Field(5, ge=1, description="Over-budget messages before closing.")

@@ -4,6 +4,11 @@ Each process keeps its own sockets. When the doorbell rings for a room, one task
 per room catches up from the database (or the cache) and sends every socket the
 state for its own seat, with the public events it has not seen yet. Bells that
 arrive while a push is running fold into one more push, never a lost one.
+
+A socket holds its seat token's hash, never a seat: a shuffled start moves tokens
+between seats, so every message is built for the seat the token holds in the very
+state that message is built from, and every move is played for the seat the token
+holds in the state it is played on.
 """
 
 from __future__ import annotations
@@ -19,13 +24,17 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnected
 
+from app.actor import Actor, hash_token, seat_of
 from app.config import Settings
-from app.errors import ApiError
+from app.errors import ApiError, bad_token
 from app.presence import Presence
 from app.pubsub import EVERY_ROOM, Doorbell
-from app.rooms import Rooms, hash_token, seat_in
+from app.rooms import Rooms
+from app.roomstate import RoomState
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
+from app.store import EventRecord
 from app.views import seat_state
 
 log = logging.getLogger(__name__)
@@ -33,7 +42,6 @@ log = logging.getLogger(__name__)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 HELLO_TIMEOUT = 15.0
 HEARTBEAT_SECONDS = 20.0
-EVENTS_ON_HELLO = 300
 
 # close codes: 4xxx are ours, 1008/1009 the standard ones for policy and size
 CLOSE_PROTOCOL = 4400
@@ -43,19 +51,29 @@ CLOSE_ABUSE = 1008
 CLOSE_TOO_BIG = 1009
 
 
+# a peer that went away: the socket is done, and nobody needs a traceback for it
+GONE = (WebSocketDisconnect, WebSocketDisconnected)
+
+
 @dataclass(eq=False)
 class Connection:
+    """One socket. ``seat`` only says which seat the last state message was built for
+    (presence is kept by seat); what a message shows is decided from ``token_hash``."""
+
     ws: WebSocket
     room_id: str
-    seat: int | None
     token_hash: str | None
     last_seq: int
+    seat: int | None = None
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
-            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            try:
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            except WebSocketDisconnected as exc:  # an earlier send found the peer gone
+                raise WebSocketDisconnect(1006) from exc
 
 
 class Budget:
@@ -150,16 +168,9 @@ class Hub:
         state = await self.rooms.load(room_id)
         seats = state.seat_records()
         online = await self.presence.online(room_id, state.room.players)
-        low = min(c.last_seq for c in conns)
-        events = (
-            await self.rooms.events(room_id, low, limit=EVENTS_ON_HELLO) if low < state.seq else []
-        )
-        reseated = any(e.kind == "game_started" for e in events)
+        events, first = await self._backlog(room_id, min(c.last_seq for c in conns), state)
         for conn in conns:
-            if reseated and conn.token_hash is not None:
-                conn.seat = state.seat_with(conn.token_hash)
-            fresh = [e for e in events if e.seq > conn.last_seq]
-            if not fresh and conn.last_seq >= state.seq:
+            if conn.last_seq >= state.seq:
                 payload: dict[str, Any] = {
                     "type": "presence",
                     "seq": state.seq,
@@ -168,10 +179,38 @@ class Hub:
                     ],
                 }
             else:
-                payload = seat_state(state, seats, online, conn.seat, fresh)
+                seat = seat_of(state, conn.token_hash)
+                fresh = [e for e in events if e.seq > conn.last_seq]
+                cut = first if conn.last_seq < first - 1 else None
+                payload = seat_state(state, seats, online, seat, fresh, cut)
                 conn.last_seq = state.seq
+                if seat != conn.seat:
+                    await self._moved(conn, seat)
             with contextlib.suppress(Exception):
                 await conn.send(payload)
+
+    async def _backlog(
+        self, room_id: str, since: int, state: RoomState
+    ) -> tuple[list[EventRecord], int]:
+        """The events after ``since`` up to exactly ``state.seq``, at most
+        ``catch_up_events`` of them: the newest. Returns them and the first seq they
+        could start at; a receiver that saw less than the seq before that one is told
+        to fetch the gap from ``/events``."""
+        start = max(since, state.seq - self.settings.catch_up_events, 0)
+        if start >= state.seq:
+            return [], state.seq + 1
+        rows = await self.rooms.events(room_id, start, limit=state.seq - start)
+        return [e for e in rows if e.seq <= state.seq], start + 1
+
+    async def _moved(self, conn: Connection, seat: int | None) -> None:
+        """A new game shuffled the seats: the socket's presence follows its token."""
+        before, conn.seat = conn.seat, seat
+        with contextlib.suppress(Exception):
+            if before is not None:
+                await self.presence.leave(conn.room_id, before, conn.id)
+            if seat is not None:
+                await self.presence.join(conn.room_id, seat, conn.id)
+            await self.doorbell.publish(conn.room_id, {"presence": True})
 
     # -- one socket --------------------------------------------------------------
 
@@ -179,17 +218,20 @@ class Hub:
         await ws.accept()
         try:
             conn = await self._hello(ws, room_id)
-        except (WebSocketDisconnect, asyncio.CancelledError):
+        except (*GONE, asyncio.CancelledError):
             return
         if conn is None:
             return
         self._conns.setdefault(room_id, set()).add(conn)
-        if conn.seat is not None:
-            await self.presence.join(room_id, conn.seat, conn.id)
-            await self.doorbell.publish(room_id, {"presence": True})
         try:
+            if conn.seat is not None:
+                await self.presence.join(room_id, conn.seat, conn.id)
+                await self.doorbell.publish(room_id, {"presence": True})
+            # a bell that rang after the hello's load found no socket here to push to
+            if (await self.rooms.load(room_id)).seq > conn.last_seq:
+                self._mark(room_id)
             await self._loop(conn)
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             conns = self._conns.get(room_id)
@@ -244,32 +286,31 @@ class Hub:
             )
             await ws.close(code=CLOSE_PROTOCOL)
             return None
+        token_hash = hash_token(hello.token) if hello.token is not None else None
         try:
+            # one state: the seat, the view and the events all come from it
             state = await self.rooms.load(room_id)
-            seat = seat_in(state, hello.token)
+            seat = seat_of(state, token_hash)
+            if token_hash is not None and seat is None:
+                raise bad_token()
         except ApiError as exc:
             await self._error(ws, exc.code, exc.message)
             await ws.close(code=CLOSE_NO_ROOM if exc.status == 404 else CLOSE_BAD_TOKEN)
             return None
         since = hello.since if hello.since is not None and hello.since <= state.seq else None
-        after = since if since is not None else max(0, state.seq - EVENTS_ON_HELLO)
-        events = await self.rooms.events(room_id, after, limit=EVENTS_ON_HELLO)
+        if since is None:  # a client with nothing: the recent history
+            events, _ = await self._backlog(room_id, 0, state)
+            cut = None
+        else:
+            events, first = await self._backlog(room_id, since, state)
+            cut = first if since < first - 1 else None
         conn = Connection(
-            ws=ws,
-            room_id=room_id,
-            seat=seat,
-            token_hash=hash_token(hello.token) if hello.token else None,
-            last_seq=state.seq,
+            ws=ws, room_id=room_id, token_hash=token_hash, last_seq=state.seq, seat=seat
         )
-        # the hello answer is built from exactly the state the events lead up to
-        state = await self.rooms.load(room_id)
-        events = [e for e in events if e.seq <= state.seq]
-        seats = state.seat_records()
         online = await self.presence.online(room_id, state.room.players)
         if seat is not None:
             online[seat] = True
-        conn.last_seq = state.seq
-        await conn.send(seat_state(state, seats, online, seat, events))
+        await conn.send(seat_state(state, state.seat_records(), online, seat, events, cut))
         return conn
 
     async def _loop(self, conn: Connection) -> None:
@@ -314,14 +355,18 @@ class Hub:
             return
         try:
             if isinstance(message, WsMove):
-                if conn.seat is None:
+                if conn.token_hash is None:
                     raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
-                state = await self.rooms.move_as(conn.room_id, conn.seat, message.seq, message.move)
+                actor = Actor(token_hash=conn.token_hash)
+                state = await self.rooms.move_by(conn.room_id, actor, message.seq, message.move)
             elif isinstance(message, WsChat):
-                if conn.seat is None:
+                if conn.token_hash is None:
                     raise ApiError(401, "no_token", "Only seated players can chat.")
-                state = await self.rooms.chat_as(
-                    conn.room_id, conn.seat, message.text, self.settings.chat_max_chars
+                state = await self.rooms.chat_by(
+                    conn.room_id,
+                    Actor(token_hash=conn.token_hash),
+                    message.text,
+                    self.settings.chat_max_chars,
                 )
             else:  # pragma: no cover - the union is closed
                 return

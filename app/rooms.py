@@ -9,7 +9,6 @@ stale; it is never half-written.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -17,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app import store
+from app.actor import Actor, hash_token
 from app.errors import ApiError, bad_token, not_found, stale
 from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
 from app.store import Conflict, RoomRecord, SeatRecord, Store
@@ -29,10 +29,6 @@ Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 # called inside the append's transaction with (session, state before, state after):
 # what must be written atomically with an event (an alert due, a deadline) goes here
 OnAppend = Callable[[Any, "RoomState", "RoomState"], Awaitable[None]]
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_token() -> str:
@@ -261,10 +257,10 @@ class Rooms:
                 raise ApiError(
                     409, "already_seated", f"You already sit in seat {mine + 1}.", seat=mine
                 )
-        if state.status == "playing":
-            raise ApiError(409, "game_running", "Seats can't change while a game is running.")
         new = new_token()
         for _ in range(RETRIES):
+            if state.status == "playing":
+                raise ApiError(409, "game_running", "Seats can't change while a game is running.")
             if state.seats[seat].taken:
                 raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
             taken = False
@@ -298,22 +294,27 @@ class Rooms:
     async def set_bot(
         self, room_id: str, token: str | None, seat: int, bot: str | None
     ) -> RoomState:
-        """The creator makes a free seat a bot (or frees a bot seat) before a game starts."""
+        """The creator makes a free seat a bot (or frees a bot seat) before a game starts.
+
+        Who may, and whether seats may change, is checked again on every state the
+        change is tried on: a start that wins the race leaves no seat to free.
+        """
         state = await self.load(room_id)
-        actor = seat_in(state, token)
-        if actor != state.room.creator_seat:
-            raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
-        if state.status == "playing":
-            raise ApiError(409, "game_running", "Seats can't change while a game is running.")
-        if not 0 <= seat < state.room.players:
-            raise ApiError(
-                404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
-            )
-        if bot is not None and bot not in state.engine.bots():
-            raise ApiError(
-                400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}."
-            )
         for _ in range(RETRIES):
+            if seat_in(state, token) != state.room.creator_seat:
+                raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
+            if state.status == "playing":
+                raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+            if not 0 <= seat < state.room.players:
+                raise ApiError(
+                    404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
+                )
+            if bot is not None and bot not in state.engine.bots():
+                raise ApiError(
+                    400,
+                    "unknown_bot",
+                    f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}.",
+                )
             occupied = False
 
             async def change(session: Any) -> None:
@@ -334,18 +335,24 @@ class Rooms:
     async def start(self, room_id: str, token: str | None, shuffle: bool | None) -> RoomState:
         """Start the first game, or a rematch once a game is over, with the same seats."""
         state = await self.load(room_id)
-        actor = seat_in(state, token)
-        if actor is None:
+        if token is None:
             raise ApiError(401, "no_token", "Sit down first: only players can start the game.")
-        if actor != state.room.creator_seat and not state.room.rules.get("anyone_can_start"):
-            raise ApiError(403, "not_creator", "Only the room's creator can start the game.")
         if shuffle is None:
             shuffle = bool(state.room.rules.get("shuffle_seats"))
-        return await self._start(state, shuffle)
+        return await self._start(state, shuffle, Actor.holding(token))
 
-    async def _start(self, state: RoomState, shuffle: bool) -> RoomState:
+    async def _start(
+        self, state: RoomState, shuffle: bool, actor: Actor | None = None
+    ) -> RoomState:
+        """Start a game on ``state`` (retried on newer ones); ``actor`` must be allowed to."""
         room_id = state.room.id
         for _ in range(RETRIES):
+            if actor is not None:
+                seat = actor.seat_in(state)
+                if seat != state.room.creator_seat and not state.room.rules.get("anyone_can_start"):
+                    raise ApiError(
+                        403, "not_creator", "Only the room's creator can start the game."
+                    )
             if state.status == "playing":
                 raise ApiError(409, "game_running", "The game is already running.")
             empty = [i for i, s in enumerate(state.seats) if not s.taken]
@@ -387,25 +394,23 @@ class Rooms:
     async def move(
         self, room_id: str, token: str | None, seq: int, move: Mapping[str, Any]
     ) -> RoomState:
-        """A seat's move, based on what it saw at ``seq``."""
-        state = await self.load(room_id)
-        seat = seat_in(state, token)
-        if seat is None:
+        """A seat token's move, based on what its holder saw at ``seq``."""
+        if token is None:
+            await self.load(room_id)  # an unknown room is reported as such first
             raise ApiError(401, "no_token", "Spectators can't move; sit down first.")
-        return await self.move_as(room_id, seat, seq, move, state)
+        return await self.move_by(room_id, Actor.holding(token), seq, move)
 
-    async def move_as(
-        self,
-        room_id: str,
-        seat: int,
-        seq: int,
-        move: Mapping[str, Any],
-        state: RoomState | None = None,
+    async def move_by(
+        self, room_id: str, actor: Actor, seq: int, move: Mapping[str, Any]
     ) -> RoomState:
-        """``seat``'s move; ``state`` is the room as the caller just loaded it, if it did."""
-        if state is None:
-            state = await self.load(room_id)
+        """``actor``'s move, played for the seat it holds in the very state it is played on.
+
+        After a lost race the seat is looked up again: a shuffled start may have
+        moved the token, and the move then goes to the token's new seat or nowhere.
+        """
+        state = await self.load(room_id)
         for _ in range(RETRIES):
+            seat = actor.seat_in(state)
             if seq > state.seq:
                 raise ApiError(400, "bad_seq", f"seq {seq} is ahead of the room (at {state.seq}).")
             if seq < state.game_seq:
@@ -436,12 +441,14 @@ class Rooms:
 
     async def chat(self, room_id: str, token: str | None, text: str, max_chars: int) -> RoomState:
         """A short message from a seated player to everyone in the room."""
-        seat = await self.seat_of(room_id, token)
-        if seat is None:
+        if token is None:
             raise ApiError(401, "no_token", "Only seated players can chat.")
-        return await self.chat_as(room_id, seat, text, max_chars)
+        return await self.chat_by(room_id, Actor.holding(token), text, max_chars)
 
-    async def chat_as(self, room_id: str, seat: int, text: str, max_chars: int) -> RoomState:
+    async def chat_by(self, room_id: str, actor: Actor, text: str, max_chars: int) -> RoomState:
+        """``actor``'s chat line, signed with the seat and name it holds where it is appended."""
+        state = await self.load(room_id)
+        actor.seat_in(state)
         text = text.strip()
         if not text:
             raise ApiError(400, "empty_chat", "A chat message needs some text.")
@@ -449,9 +456,9 @@ class Rooms:
             raise ApiError(
                 413, "chat_too_long", f"Chat messages are at most {max_chars} characters."
             )
-        state = await self.load(room_id)
-        public = {"seat": seat, "name": state.seats[seat].name, "text": text}
         for _ in range(RETRIES):
+            seat = actor.seat_in(state)
+            public = {"seat": seat, "name": state.seats[seat].name, "text": text}
             try:
                 return await self._append(state, [("chat", public, public)])
             except Conflict:

@@ -64,8 +64,13 @@ def seat_state(
     online: Mapping[int, bool],
     seat: int | None,
     events: Iterable[EventRecord] = (),
+    events_from: int | None = None,
 ) -> dict[str, Any]:
-    """The full state message for ``seat`` (``None``: spectator)."""
+    """The full state message for ``seat`` (``None``: spectator).
+
+    ``events_from`` marks a catch-up cut short: the receiver has not been sent the
+    events before that seq which it hasn't seen, and fetches them from ``/events``.
+    """
     engine = state.engine
     game = state.game
     if game is None:
@@ -78,7 +83,7 @@ def seat_state(
         to_act = engine.to_act(game)
         legal = engine.legal_moves(game, seat) if seat is not None and seat in to_act else []
         result = engine.result(game)
-    return {
+    message = {
         "type": "state",
         "seq": state.seq,
         "game_seq": state.game_seq,
@@ -90,3 +95,7 @@ def seat_state(
         "result": result,
         "events": [public_event(e) for e in events],
     }
+    if events_from is not None:
+        message["events_truncated"] = True
+        message["events_from"] = events_from
+    return message

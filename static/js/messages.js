@@ -50,6 +50,8 @@
  * @property {any[]} legal_moves
  * @property {GameResult|null} result
  * @property {RoomEvent[]} events
+ * @property {boolean} [events_truncated]  events before `events_from` were left out: fetch them
+ * @property {number} [events_from]        the first seq `events` could start at
  */
 
 /** @typedef {{type: "presence", seq: number, online: boolean[]}} PresenceMessage */

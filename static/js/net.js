@@ -5,12 +5,14 @@
  * backoff and `since`, so the page catches up without a reload.
  */
 
+import { request } from "./api.js";
 import { backoffDelay } from "./backoff.js";
 import { closePlan, parseServerMessage } from "./messages.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").PresenceMessage} PresenceMessage */
 /** @typedef {import("./messages.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("./messages.js").RoomEvent} RoomEvent */
 /** @typedef {"connecting"|"open"|"reconnecting"|"gone"} Status */
 
 /**
@@ -19,11 +21,47 @@ import { closePlan, parseServerMessage } from "./messages.js";
  * @property {(msg: PresenceMessage) => void} [onPresence]
  * @property {(status: Status, reason?: string) => void} [onStatus]
  * @property {(msg: ErrorMessage) => void} [onError]   errors not tied to a pending request
- * @property {() => void} [onBadToken]                 the server refused our token (4401)
+ * @property {() => string|null|void} [onBadToken]     the server refused our token (4401);
+ *                                                     returns the token to try next (none: watch)
+ * @property {(events: RoomEvent[]) => void} [onEvents] events a state message left out, fetched
  */
 
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 45000;
+
+/**
+ * The events a state message left out: it says `events_truncated` when the client
+ * was more than one message's worth of events behind. `null`: nothing to fetch.
+ * @param {number|null} lastSeq  the last seq the client had seen before this message
+ * @param {StateMessage} msg
+ * @returns {{after: number, upTo: number}|null}
+ */
+export function missedEvents(lastSeq, msg) {
+  if (!msg.events_truncated || typeof msg.events_from !== "number") return null;
+  const after = lastSeq ?? 0;
+  const upTo = msg.events_from - 1;
+  return upTo > after ? { after, upTo } : null;
+}
+
+/**
+ * Fetch the events after `gap.after` up to `gap.upTo`, page by page.
+ * @param {{after: number, upTo: number}} gap
+ * @param {(after: number, limit: number) => Promise<{events: RoomEvent[]}>} fetchPage  `GET /events`
+ * @returns {Promise<RoomEvent[]>}
+ */
+export async function fetchMissed(gap, fetchPage) {
+  /** @type {RoomEvent[]} */
+  const found = [];
+  let after = gap.after;
+  while (after < gap.upTo) {
+    const page = await fetchPage(after, Math.min(1000, gap.upTo - after));
+    const fresh = page.events.filter((e) => e.seq > after && e.seq <= gap.upTo);
+    if (!fresh.length) break;
+    found.push(...fresh);
+    after = fresh[fresh.length - 1].seq;
+  }
+  return found;
+}
 
 export class SocketRequestError extends Error {
   /** @param {string} code @param {string} message @param {Record<string, any>} [body] */
@@ -127,8 +165,12 @@ export class RoomSocket {
           this.attempt = 0;
           this.setStatus("open");
         }
-        this.lastSeq = msg.seq;
-        this.handlers.onState(msg);
+        {
+          const gap = missedEvents(this.lastSeq, msg);
+          this.lastSeq = msg.seq;
+          this.handlers.onState(msg);
+          if (gap) this.catchUp(gap, 0);
+        }
         break;
       case "presence":
         this.handlers.onPresence?.(msg);
@@ -145,6 +187,8 @@ export class RoomSocket {
         if (waiting && key !== null) {
           this.pending.delete(key);
           waiting.reject(new SocketRequestError(msg.code, msg.message, msg));
+        } else if (msg.code === "bad_token" && this.status !== "open") {
+          // the answer to our hello: the 4401 close that follows says what happens next
         } else {
           this.handlers.onError?.(msg);
         }
@@ -152,6 +196,20 @@ export class RoomSocket {
       }
       default:
         break;
+    }
+  }
+
+  /**
+   * Fetch what a state message left out, retrying with backoff until it arrives.
+   * @param {{after: number, upTo: number}} gap @param {number} attempt
+   */
+  async catchUp(gap, attempt) {
+    const path = `/api/rooms/${encodeURIComponent(this.room)}/events`;
+    try {
+      const missed = await fetchMissed(gap, (after, limit) => request("GET", `${path}?after=${after}&limit=${limit}`));
+      if (!this.stopped) this.handlers.onEvents?.(missed);
+    } catch {
+      if (!this.stopped) setTimeout(() => this.catchUp(gap, attempt + 1), backoffDelay(attempt));
     }
   }
 
@@ -168,8 +226,7 @@ export class RoomSocket {
       return;
     }
     if (plan.action === "drop_token") {
-      this.token = null;
-      this.handlers.onBadToken?.();
+      this.token = this.handlers.onBadToken?.() ?? null;
     }
     const delay = Math.max(plan.minDelay, this.attempt === 0 ? 0 : backoffDelay(this.attempt - 1));
     this.attempt += 1;

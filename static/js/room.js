@@ -13,6 +13,7 @@ import { mergeEvents } from "./messages.js";
 import { RoomSocket } from "./net.js";
 import { TurnSignal } from "./notify.js";
 import { toast, toastError } from "./toast.js";
+import { accepted, chooseToken, refused } from "./resume.js";
 import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
 import { describeEvent } from "./room/log.js";
@@ -40,14 +41,14 @@ bindLanguageSelect(byId("lang"));
 const roomId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() ?? "");
 const seats = seatStore();
 
-// a resume link: keep the token, take it out of the address bar (and so out of history)
+// a resume link: try its token, take it out of the address bar (and so out of history);
+// it replaces the stored token only once the server accepts it (see resume.js)
 const fromHash = tokenFromHash(location.hash);
 if (fromHash) {
-  seats.set(roomId, { token: fromHash });
   history.replaceState(history.state, "", location.pathname + location.search + hashWithoutToken(location.hash));
 }
-
-let token = seats.get(roomId)?.token ?? null;
+let choice = chooseToken(fromHash, seats.get(roomId)?.token ?? null);
+let token = choice.token;
 /** @type {StateMessage|null} */
 let current = null;
 /** @type {RoomEvent[]} */
@@ -112,9 +113,22 @@ const socket = new RoomSocket(roomId, token, {
   onStatus: (status, reason) => showConnection(status, reason),
   onError: (msg) => toastError(msg),
   onBadToken: () => {
-    seats.remove(roomId);
-    token = null;
-    toast(t("net.bad_token"), { kind: "error" });
+    const next = refused(choice);
+    if (next.forget) seats.remove(roomId);
+    choice = next.choice;
+    token = choice.token;
+    toast(t(next.message), { kind: "error" });
+    return token;
+  },
+  onEvents: (missed) => {
+    queue = queue.then(() => {
+      events = mergeEvents(events, missed);
+      // older events came in after newer ones: the log and the chat are drawn afresh
+      el.log.replaceChildren();
+      el.chatList.replaceChildren();
+      delete el.chatList.dataset.last;
+      render();
+    });
   },
 });
 
@@ -157,7 +171,10 @@ async function receive(msg) {
   events = mergeEvents(events, msg.events);
   await loadGame(msg.room.game);
   current = msg;
-  if (msg.you != null && token) seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+  if (msg.you != null && token && token === choice.token) {
+    if (choice.trial) choice = accepted(choice);
+    seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+  }
   render();
 }
 
@@ -353,6 +370,7 @@ async function claim(seat, name) {
   try {
     const res = await api.claimSeat(roomId, seat, name, token);
     token = res.token;
+    choice = accepted({ token, kept: token, trial: false });
     seats.set(roomId, { token: res.token, seat: res.seat, name });
     pref("name", name);
     claiming = null;

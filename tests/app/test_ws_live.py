@@ -423,3 +423,103 @@ def _reply(client: Client) -> dict[str, Any]:
         message = client.recv()
         if message["type"] in {"ack", "error"} and message.get("id") == "r":
             return message
+
+
+@pytest.fixture
+def short_catch_up_server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    """State messages carry at most 5 events, so a gap is cheap to make."""
+    proc = ServerProcess(
+        tmp_path / "data", env={"DATABASE_URL": database_url, "CATCH_UP_EVENTS": "5"}
+    )
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_a_reconnect_far_behind_is_told_plainly_to_fetch_the_gap(
+    short_catch_up_server: ServerProcess,
+) -> None:
+    server = short_catch_up_server
+    room, tokens = _room(server)
+    anna = Client(server, room, tokens[0])
+    last_seen = anna.state["seq"]
+    anna.close()
+    for n in range(12):
+        httpx.post(
+            f"{server.url}/api/rooms/{room}/chat",
+            json={"text": f"line {n}"},
+            headers={"Authorization": f"Bearer {tokens[1]}"},
+        ).raise_for_status()
+    back = Client(server, room, tokens[0], since=last_seen)
+    head = last_seen + 12
+    assert back.state["seq"] == head
+    assert back.state["events_truncated"] is True
+    assert back.state["events_from"] == head - 4
+    assert [e["seq"] for e in back.state["events"]] == list(range(head - 4, head + 1))
+    # what the message left out is exactly what /events gives after the last seq seen
+    got = {e["seq"] for e in back.state["events"]}
+    after = last_seen
+    while after < back.state["events_from"] - 1:
+        page = httpx.get(
+            f"{server.url}/api/rooms/{room}/events", params={"after": after, "limit": 4}
+        ).json()["events"]
+        got.update(e["seq"] for e in page)
+        after = page[-1]["seq"]
+    assert got == set(range(last_seen + 1, head + 1))
+    # a client that is not behind gets no such mark
+    again = Client(server, room, tokens[0], since=head - 2)
+    assert "events_truncated" not in again.state
+    assert [e["seq"] for e in again.state["events"]] == [head - 1, head]
+    back.close()
+    again.close()
+
+
+def test_a_client_leaving_before_its_answer_leaves_no_traceback(server: ServerProcess) -> None:
+    room, tokens = _room(server)
+    for _ in range(30):
+        client = Client(server, room, tokens[0])
+        for n in range(4):
+            client.send({"type": "chat", "text": "bye", "id": n})
+        client.close()
+    # every socket is gone once the server has dealt with the last of them
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{server.url}/api/rooms/{room}").json()["seats"][0]["online"]:
+        assert time.monotonic() < deadline, "the last socket never went away"
+        time.sleep(0.05)
+    log = server.log.read_text()
+    assert "Traceback" not in log
+    assert "WebSocketDisconnect" not in log
+
+
+def test_presence_follows_a_token_to_its_shuffled_seat(server: ServerProcess) -> None:
+    for _ in range(20):  # a shuffle keeps Anna in seat 0 one time in three: take another room
+        room, tokens = _room(server, players=3, bots={"2": "random"})
+        anna = Client(server, room, tokens[0])
+        anna.expect("presence", online=[True, False, True])
+        started = httpx.post(
+            f"{server.url}/api/rooms/{room}/start",
+            json={"shuffle": True},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        ).json()
+        order = next(
+            e["order"]
+            for e in httpx.get(f"{server.url}/api/rooms/{room}/events").json()["events"]
+            if e["kind"] == "game_started"
+        )
+        if order[0] != 0:
+            break
+        anna.close()
+    else:
+        pytest.fail("twenty shuffles kept Anna in her seat")
+    seat = order.index(0)
+    assert anna.until_seq(started["seq"])["you"] == seat
+    expected = [order[s] == 0 or order[s] == 2 for s in range(3)]
+    anna.expect("presence", online=expected)
+    anna.close()
+    # once she has left, nobody shows as online but the bot
+    ben = Client(server, room, tokens[1])
+    bot = order.index(2)
+    ben.expect("presence", online=[s in {bot, order.index(1)} for s in range(3)])
+    ben.close()

@@ -190,6 +190,8 @@ export default {
   "net.gone": "Tisch nicht gefunden",
   "net.restart": "Der Server wurde neu gestartet.",
   "net.bad_token": "Dein Platz-Link gilt nicht mehr; du schaust zu.",
+  "net.link_refused_kept": "Dieser Platz-Link gilt nicht für diesen Tisch. Du behältst deinen eigenen Platz.",
+  "net.link_refused": "Dieser Platz-Link gilt nicht für diesen Tisch; du schaust zu.",
   "net.no_room": "Unter diesem Link gibt es keinen Tisch.",
   "net.protocol": "Die Verbindung war durcheinander und beginnt neu.",
   "net.abuse": "Zu viele Nachrichten; kurz warten.",

@@ -190,6 +190,8 @@ export default {
   "net.gone": "Table not found",
   "net.restart": "The server restarted.",
   "net.bad_token": "Your seat link is no longer valid; you are watching.",
+  "net.link_refused_kept": "This seat link is not valid for this table. You keep your own seat.",
+  "net.link_refused": "This seat link is not valid for this table; you are watching.",
   "net.no_room": "There is no table at this link.",
   "net.protocol": "The connection was confused and starts again.",
   "net.abuse": "Too many messages; waiting a moment.",

@@ -190,6 +190,8 @@ export default {
   "net.gone": "Table introuvable",
   "net.restart": "Le serveur a redémarré.",
   "net.bad_token": "Votre lien de place n'est plus valable ; vous regardez.",
+  "net.link_refused_kept": "Ce lien de place n'est pas valable pour cette table. Vous gardez votre propre place.",
+  "net.link_refused": "Ce lien de place n'est pas valable pour cette table ; vous regardez la partie.",
   "net.no_room": "Il n'y a pas de table à ce lien.",
   "net.protocol": "La connexion s'est embrouillée et recommence.",
   "net.abuse": "Trop de messages ; un instant.",
