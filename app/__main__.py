@@ -32,7 +32,10 @@ def main() -> None:
         host=args.host,
         port=args.port,
         ws_max_size=settings.max_ws_message_bytes,
+        # behind a proxy, only the X-Forwarded-For entries added by the proxies listed in
+        # FORWARDED_ALLOW_IPS count: the client address is the last one they did not add
         proxy_headers=settings.trust_proxy_headers,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level="info",
     )
 

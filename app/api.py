@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
 
-from app.errors import ApiError
+from app.actor import hash_token
+from app.errors import ApiError, not_found
+from app.hub import CLOSE_NO_ROOM
 from app.rooms import RoomRules, seat_in
 from app.roomstate import RoomState
 from app.schemas import (
+    MAX_SEQ,
     Chat,
     ClaimedSeat,
     ClaimSeat,
@@ -21,6 +24,7 @@ from app.schemas import (
     SubmitMove,
 )
 from app.services import Services
+from app.text import chat_text, display_name, is_room_id
 from app.views import public_event, room_info, seat_state
 from engines import ENGINES
 
@@ -52,23 +56,36 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
 Token = Annotated[str | None, Depends(bearer)]
 
 
+def room_id(room: Annotated[str, Path(description="The room id from the link.")]) -> str:
+    """The room id from the path, checked once: anything that can't be a room id is no room."""
+    if not is_room_id(room):
+        raise not_found(room)
+    return room
+
+
+RoomId = Annotated[str, Depends(room_id)]
+SeatNo = Annotated[int, Path(ge=0, le=MAX_SEQ, description="The seat number, from 0.")]
+
+
 def _name(svc: Services, name: str) -> str:
-    name = " ".join(name.split())
-    if not name:
-        raise ApiError(400, "bad_name", "A display name needs at least one visible character.")
-    if len(name) > svc.settings.name_max_chars:
-        raise ApiError(
-            400, "bad_name", f"Display names are at most {svc.settings.name_max_chars} characters."
-        )
-    return name
+    return display_name(name, svc.settings.name_max_chars)
 
 
-def _client(request: Request, svc: Services) -> str:
-    if svc.settings.trust_proxy_headers:
-        forwarded = request.headers.get("x-forwarded-for")
-        if forwarded:
-            return forwarded.split(",")[0].strip()
+def _client(request: Request) -> str:
+    """The caller's address; behind a trusted proxy (``TRUST_PROXY_HEADERS``) uvicorn has
+    already put the address that proxy saw here, never one the client claims."""
     return request.client.host if request.client else "unknown"
+
+
+async def _spend(svc: Services, room: str, token: str | None) -> None:
+    """One message of the budget of the seat ``token`` holds, shared with that token's
+    websockets; 429 when it is spent, 401 ``bad_token`` for a token of no seat here."""
+    if token is None or seat_in(await svc.rooms.load(room), token) is None:
+        return
+    if not svc.hub.budget.take((room, hash_token(token))):
+        raise ApiError(
+            429, "rate_limited", "Too many moves and messages from your seat; slow down."
+        )
 
 
 async def _state(svc: Services, state: RoomState, seat: int | None) -> dict[str, Any]:
@@ -86,7 +103,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/rooms", status_code=201, summary="Create a room", response_model=CreatedRoom)
 async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRoom:
-    if not svc.room_limit.allow(_client(request, svc)):
+    if not svc.room_limit.allow(_client(request)):
         raise ApiError(
             429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
         )
@@ -114,14 +131,16 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
 
 
 @router.get("/rooms/{room}", summary="Seats, status and seq of a room")
-async def get_room(room: str, svc: Svc) -> dict[str, Any]:
+async def get_room(room: RoomId, svc: Svc) -> dict[str, Any]:
     state = await svc.rooms.load(room)
     online = await svc.presence.online(room, state.room.players)
     return room_info(state, state.seat_records(), online)
 
 
 @router.post("/rooms/{room}/seats/{seat}", summary="Claim a free seat", response_model=ClaimedSeat)
-async def claim_seat(room: str, seat: int, body: ClaimSeat, svc: Svc, token: Token) -> ClaimedSeat:
+async def claim_seat(
+    room: RoomId, seat: SeatNo, body: ClaimSeat, svc: Svc, token: Token
+) -> ClaimedSeat:
     state, new_token = await svc.rooms.claim(room, seat, _name(svc, body.name), token)
     # the room may have started (and shuffled) the moment the last seat filled
     seat_now = seat_in(state, new_token)
@@ -130,41 +149,46 @@ async def claim_seat(room: str, seat: int, body: ClaimSeat, svc: Svc, token: Tok
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot", summary="Make a free seat a bot (or free it)")
-async def set_bot(room: str, seat: int, body: SetBot, svc: Svc, token: Token) -> dict[str, Any]:
+async def set_bot(
+    room: RoomId, seat: SeatNo, body: SetBot, svc: Svc, token: Token
+) -> dict[str, Any]:
     await svc.rooms.set_bot(room, token, seat, body.bot)
     return await get_room(room, svc)
 
 
 @router.post("/rooms/{room}/start", summary="Start the game, or a rematch")
-async def start(room: str, svc: Svc, token: Token, body: StartGame | None = None) -> dict[str, Any]:
+async def start(
+    room: RoomId, svc: Svc, token: Token, body: StartGame | None = None
+) -> dict[str, Any]:
     state = await svc.rooms.start(room, token, body.shuffle if body else None)
     return await _state(svc, state, seat_in(state, token))
 
 
 @router.get("/rooms/{room}/state", summary="The caller's view of the room")
-async def get_state(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+async def get_state(room: RoomId, svc: Svc, token: Token) -> dict[str, Any]:
     state = await svc.rooms.load(room)
     return await _state(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/moves", summary="Play a move")
-async def play_move(room: str, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
+async def play_move(room: RoomId, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
+    await _spend(svc, room, token)
     state = await svc.rooms.move(room, token, body.seq, body.move)
     return await _state(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/chat", summary="Say something to the room")
-async def chat(room: str, body: Chat, svc: Svc, token: Token) -> dict[str, Any]:
-    await svc.rooms.load(room)
-    state = await svc.rooms.chat(room, token, body.text, svc.settings.chat_max_chars)
+async def chat(room: RoomId, body: Chat, svc: Svc, token: Token) -> dict[str, Any]:
+    await _spend(svc, room, token)
+    state = await svc.rooms.chat(room, token, chat_text(body.text), svc.settings.chat_max_chars)
     return {"seq": state.seq}
 
 
 @router.get("/rooms/{room}/events", summary="The room's log, as the caller may see it")
 async def events(
-    room: str,
+    room: RoomId,
     svc: Svc,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> dict[str, Any]:
     state = await svc.rooms.load(room)
@@ -175,4 +199,11 @@ async def events(
 @router.websocket("/rooms/{room}/ws")
 async def websocket(ws: WebSocket, room: str) -> None:
     svc: Services = ws.app.state.services
+    if not is_room_id(room):
+        # the same answer as for a well-formed id that names no room
+        error = not_found(room)
+        await ws.accept()
+        await ws.send_json({"type": "error", **error.body()})
+        await ws.close(code=CLOSE_NO_ROOM)
+        return
     await svc.hub.serve(ws, room)

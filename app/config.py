@@ -6,14 +6,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
     """Spieltisch's settings. Every field is an environment variable of the same name."""
 
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore", case_sensitive=False)
+    model_config = SettingsConfigDict(
+        env_prefix="", extra="ignore", case_sensitive=False, populate_by_name=True
+    )
 
     data_dir: Path = Field(Path("data"), description="Where the embedded SQLite file lives.")
     database_url: str | None = Field(
@@ -37,12 +39,26 @@ class Settings(BaseSettings):
     catch_up_events: int = Field(
         300, ge=1, le=1000, description="Most events one state message carries (see /events)."
     )
-    ws_budget_messages: int = Field(30, ge=1, description="Messages a socket may send per window.")
-    ws_budget_seconds: float = Field(10.0, gt=0, description="The socket budget's window.")
+    seat_budget_messages: int = Field(
+        30,
+        ge=1,
+        validation_alias=AliasChoices("seat_budget_messages", "ws_budget_messages"),
+        description="Messages one seat may send per window: websocket messages, REST moves and chat.",
+    )
+    seat_budget_seconds: float = Field(
+        10.0,
+        gt=0,
+        validation_alias=AliasChoices("seat_budget_seconds", "ws_budget_seconds"),
+        description="The seat budget's window.",
+    )
     ws_budget_strikes: int = Field(5, ge=1, description="Over-budget messages before closing.")
     rooms_per_minute: int = Field(20, ge=1, description="Rooms one client address may create.")
     trust_proxy_headers: bool = Field(
         False, description="Take the client address from X-Forwarded-For (behind a proxy)."
+    )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1",
+        description="Comma-separated proxy addresses (or networks) whose X-Forwarded-For is believed.",
     )
     alert_delay_minutes: float = Field(
         5.0, ge=0, description="Alert a player only if it is still their turn after this long."

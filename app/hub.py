@@ -18,7 +18,6 @@ import contextlib
 import json
 import logging
 import secrets
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
 from app.actor import Actor, hash_token, seat_of
+from app.budget import Budget
 from app.config import Settings
 from app.errors import ApiError, bad_token
 from app.presence import Presence
@@ -35,6 +35,7 @@ from app.rooms import Rooms
 from app.roomstate import RoomState
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.store import EventRecord
+from app.text import chat_text
 from app.views import seat_state
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,16 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_NO_ROOM = 4404
 CLOSE_ABUSE = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_NOT_TEXT = 1003
+# frames the socket can't go on after: (error code, message, close code)
+UNREADABLE = {
+    "too_large": ("too_large", "That message is too large.", CLOSE_TOO_BIG),
+    "binary": (
+        "binary",
+        "Send JSON text messages; binary frames are not understood.",
+        CLOSE_NOT_TEXT,
+    ),
+}
 
 
 # a peer that went away: the socket is done, and nobody needs a traceback for it
@@ -76,25 +87,6 @@ class Connection:
                 raise WebSocketDisconnect(1006) from exc
 
 
-class Budget:
-    """A token bucket per socket: a burst of ``size`` messages, refilled over ``window``."""
-
-    def __init__(self, size: int, window: float) -> None:
-        self.size = size
-        self.rate = size / window
-        self.tokens = float(size)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.size, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class Hub:
     def __init__(
         self, rooms: Rooms, presence: Presence, doorbell: Doorbell, settings: Settings
@@ -103,6 +95,8 @@ class Hub:
         self.presence = presence
         self.doorbell = doorbell
         self.settings = settings
+        # one budget per seat token, shared with the REST moves and chat of that token
+        self.budget = Budget(settings.seat_budget_messages, settings.seat_budget_seconds)
         self._conns: dict[str, set[Connection]] = {}
         self._dirty: set[str] = set()
         self._pushers: dict[str, asyncio.Task[None]] = {}
@@ -246,7 +240,12 @@ class Hub:
 
     async def _receive(self, ws: WebSocket) -> tuple[dict[str, Any] | None, str | None]:
         """One message as a dict, or ``(None, error code)`` for one we can't read."""
-        text = await ws.receive_text()
+        frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+        text = frame.get("text")
+        if text is None:
+            return None, "binary"
         if len(text.encode()) > self.settings.max_ws_message_bytes:
             return None, "too_large"
         try:
@@ -314,37 +313,50 @@ class Hub:
         return conn
 
     async def _loop(self, conn: Connection) -> None:
-        budget = Budget(self.settings.ws_budget_messages, self.settings.ws_budget_seconds)
         strikes = 0
-        while True:
-            data, problem = await self._receive(conn.ws)
-            if not budget.take():
-                strikes += 1
-                await self._error(conn.ws, "rate_limited", "Too many messages; slow down.")
-                if strikes >= self.settings.ws_budget_strikes:
-                    await conn.ws.close(code=CLOSE_ABUSE)
-                    return
-                continue
-            if data is None:
-                if problem == "too_large":
-                    await self._error(conn.ws, "too_large", "That message is too large.")
-                    await conn.ws.close(code=CLOSE_TOO_BIG)
-                    return
-                await self._error(
-                    conn.ws, problem or "bad_message", "That message is not a JSON object."
-                )
-                continue
-            try:
-                message = CLIENT_MESSAGE.validate_python(data)
-            except ValidationError as exc:
-                await self._error(
-                    conn.ws,
-                    "bad_message",
-                    f"Unknown or malformed message: {exc.errors()[0]['msg']}.",
-                    id=data.get("id") if isinstance(data.get("id"), (str, int)) else None,
-                )
-                continue
-            await self._handle(conn, message)
+        try:
+            while True:
+                data, problem = await self._receive(conn.ws)
+                ref = data.get("id") if data is not None else None
+                ref = ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+                key = (conn.room_id, conn.token_hash) if conn.token_hash else conn.id
+                if not self.budget.take(key):
+                    strikes += 1
+                    await self._error(
+                        conn.ws, "rate_limited", "Too many messages; slow down.", id=ref
+                    )
+                    if strikes >= self.settings.ws_budget_strikes:
+                        await conn.ws.close(code=CLOSE_ABUSE)
+                        return
+                    continue
+                if data is None:
+                    if problem in UNREADABLE:
+                        code, sentence, close = UNREADABLE[problem]
+                        await self._error(conn.ws, code, sentence)
+                        await conn.ws.close(code=close)
+                        return
+                    await self._error(
+                        conn.ws, problem or "bad_message", "That message is not a JSON object."
+                    )
+                    continue
+                try:
+                    message = CLIENT_MESSAGE.validate_python(data)
+                    if isinstance(message, WsChat):
+                        message.text = chat_text(message.text)
+                except ValidationError as exc:
+                    await self._error(
+                        conn.ws,
+                        "bad_message",
+                        f"Unknown or malformed message: {exc.errors()[0]['msg']}.",
+                        id=ref,
+                    )
+                    continue
+                except ApiError as exc:
+                    await self._error(conn.ws, id=ref, **exc.body())
+                    continue
+                await self._handle(conn, message)
+        finally:
+            self.budget.forget(conn.id)
 
     async def _handle(self, conn: Connection, message: Any) -> None:
         if isinstance(message, Ping):

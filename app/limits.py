@@ -17,7 +17,12 @@ def _too_large(limit: int) -> bytes:
 
 
 class BodyLimit:
-    """Refuse HTTP bodies over ``limit`` bytes with 413, by header or while streaming."""
+    """Refuse HTTP bodies over ``limit`` bytes with 413 ``too_large``.
+
+    A body that declares its length is judged by the header (the server holds it to
+    that length). One sent in chunks is read here first, up to the limit, and handed
+    on whole, so the answer is 413 before any route starts on it.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -29,40 +34,30 @@ class BodyLimit:
             return
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._refuse(send)
+        if declared is not None:
+            if declared.isdigit() and int(declared) > self.limit:
+                await self._refuse(send)
+                return
+            await self.app(scope, receive, send)
             return
+        chunks: list[Message] = []
         seen = 0
-        refused = False
-
-        async def limited() -> Message:
-            nonlocal seen, refused
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    refused = True
-                    raise _BodyTooLarge
-            return message
-
-        started = False
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited, tracking_send)
-        except _BodyTooLarge:
-            if not started:
+            chunks.append(message)
+            if message["type"] != "http.request":
+                break  # the client went away; the app will see that
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
                 await self._refuse(send)
-        except Exception:
-            if refused and not started:
-                await self._refuse(send)
-            else:
-                raise
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return chunks.pop(0) if chunks else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         body = _too_large(self.limit)
@@ -77,10 +72,6 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-
-class _BodyTooLarge(Exception):
-    pass
 
 
 class RateLimit:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from app.text import check_json
+
+# the largest seq (or count) the database's integer columns hold
+MAX_SEQ = 2**31 - 1
+
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+# free-form JSON from a client: it may end up in the log, so every string must be storable
+Json = Annotated[dict[str, Any], AfterValidator(check_json)]
+Text = Annotated[str, AfterValidator(check_json)]
 
 
 class Strict(BaseModel):
@@ -12,12 +22,12 @@ class Strict(BaseModel):
 
 
 class CreateRoom(Strict):
-    game: str = Field(description="Engine name, as listed by GET /api/games.", examples=["blokus"])
+    game: Text = Field(description="Engine name, as listed by GET /api/games.", examples=["blokus"])
     players: int = Field(ge=1, le=16, examples=[4])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"free_corners": False}])
-    name: str = Field(min_length=1, description="The creator's display name.", examples=["Anna"])
-    seat: int = Field(0, ge=0, description="The creator's seat.")
-    bots: dict[int, str] = Field(
+    options: Json = Field(default_factory=dict, examples=[{"free_corners": False}])
+    name: str = Field(description="The creator's display name.", examples=["Anna"])
+    seat: int = Field(0, ge=0, le=MAX_SEQ, description="The creator's seat.")
+    bots: dict[Annotated[int, Field(ge=0, le=MAX_SEQ)], Text] = Field(
         default_factory=dict,
         description="Seats played by bots: seat -> bot name.",
         examples=[{"2": "strong", "3": "random"}],
@@ -30,11 +40,11 @@ class CreateRoom(Strict):
 
 
 class ClaimSeat(Strict):
-    name: str = Field(min_length=1, examples=["Ben"])
+    name: str = Field(description="Your display name.", examples=["Ben"])
 
 
 class SetBot(Strict):
-    bot: str | None = Field(
+    bot: Text | None = Field(
         description="Bot name, or null to free the seat again.", examples=["strong"]
     )
 
@@ -44,12 +54,12 @@ class StartGame(Strict):
 
 
 class SubmitMove(Strict):
-    seq: int = Field(ge=0, description="The last seq the sender saw.")
-    move: dict[str, Any] = Field(examples=[{"piece": "I1", "cells": [[0, 0]]}])
+    seq: Seq = Field(description="The last seq the sender saw.")
+    move: Json = Field(examples=[{"piece": "I1", "cells": [[0, 0]]}])
 
 
 class Chat(Strict):
-    text: str = Field(min_length=1, examples=["Good game!"])
+    text: str = Field(examples=["Good game!"])
 
 
 class CreatedRoom(BaseModel):
@@ -76,14 +86,14 @@ class ErrorBody(BaseModel):
 
 class Hello(Strict):
     type: Literal["hello"]
-    token: str | None = None
-    since: int | None = Field(None, ge=0)
+    token: Text | None = None
+    since: Seq | None = None
 
 
 class WsMove(Strict):
     type: Literal["move"]
-    seq: int = Field(ge=0)
-    move: dict[str, Any]
+    seq: Seq
+    move: Json
     id: str | int | None = None
 
 

@@ -1,0 +1,422 @@
+"""Bad input on every path gets a 4xx ``{code, message}`` and leaves the room intact.
+
+Text that no database can keep back (lone surrogates, NUL), control characters,
+numbers past the database's integers, ids outside the room-id alphabet, frames a
+socket can't read: each is refused at the edge, REST and websocket alike, and the
+room's log stays readable for everyone.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from app.config import Settings
+from app.main import create_app
+from tests.server import ServerProcess
+
+TIMEOUT = 10.0
+SURROGATE_CHAT = b'{"text": "broken \\ud800 half"}'
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def _error(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["code"] == code, body
+    assert isinstance(body["message"], str) and body["message"]
+    return dict(body)
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+JSON = {"content-type": "application/json"}
+
+
+def _seated_room(client: TestClient, name: str = "Anna") -> tuple[str, list[str]]:
+    created = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": name})
+    assert created.status_code == 201, created.text
+    room = created.json()["room"]
+    ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})
+    assert ben.status_code == 200, ben.text
+    return room, [created.json()["token"], ben.json()["token"]]
+
+
+def _log_is_readable(client: TestClient, room: str) -> list[dict[str, Any]]:
+    log = client.get(f"/api/rooms/{room}/events", params={"after": 0})
+    assert log.status_code == 200, log.text
+    return list(log.json()["events"])
+
+
+# -- chat text (item 6) ------------------------------------------------------------
+
+
+def test_rest_chat_with_a_lone_surrogate_is_refused_and_the_log_stays_readable(
+    client: TestClient,
+) -> None:
+    room, tokens = _seated_room(client)
+    response = client.post(
+        f"/api/rooms/{room}/chat", content=SURROGATE_CHAT, headers=_auth(tokens[0]) | JSON
+    )
+    _error(response, 400, "bad_text")
+    assert [e["kind"] for e in _log_is_readable(client, room)] == ["room_created", "seat_claimed"]
+
+
+def test_chat_refuses_nul_and_control_characters_but_keeps_lines_and_tabs(
+    client: TestClient,
+) -> None:
+    room, tokens = _seated_room(client)
+    for text in ["nul \x00 inside", "bell \x07", "escape \x1b[31m red", "del \x7f"]:
+        response = client.post(
+            f"/api/rooms/{room}/chat", json={"text": text}, headers=_auth(tokens[0])
+        )
+        _error(response, 400, "bad_text")
+    said = client.post(
+        f"/api/rooms/{room}/chat",
+        json={"text": "first line\r\nsecond\tline Zoe\u0301"},
+        headers=_auth(tokens[0]),
+    )
+    assert said.status_code == 200, said.text
+    chat = _log_is_readable(client, room)[-1]
+    assert chat["text"] == "first line\nsecond\tline Zoé"
+
+
+# -- numbers and ids at the edge (item 7) --------------------------------------------
+
+
+def test_events_after_past_the_database_integer_is_malformed_not_a_crash(
+    client: TestClient,
+) -> None:
+    room, _ = _seated_room(client)
+    for after in [2**31, 2**63, 2**64 + 1]:
+        _error(client.get(f"/api/rooms/{room}/events", params={"after": after}), 400, "malformed")
+    top = client.get(f"/api/rooms/{room}/events", params={"after": 2**31 - 1})
+    assert top.status_code == 200 and top.json()["events"] == []
+
+
+def test_seq_and_seat_numbers_past_the_database_integer_are_malformed(
+    client: TestClient,
+) -> None:
+    room, tokens = _seated_room(client)
+    client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    _error(
+        client.post(
+            f"/api/rooms/{room}/moves",
+            json={"seq": 2**63, "move": {"n": 1}},
+            headers=_auth(tokens[0]),
+        ),
+        400,
+        "malformed",
+    )
+    _error(client.post(f"/api/rooms/{room}/seats/{2**63}", json={"name": "Cleo"}), 400, "malformed")
+
+
+@pytest.mark.parametrize("bad", ["ab%00cd", "%00", "x" * 65, "a.b", "%C3%A9t%C3%A9", "a%20b"])
+def test_a_room_id_outside_the_id_alphabet_is_no_room(client: TestClient, bad: str) -> None:
+    for method, path in [
+        ("GET", ""),
+        ("GET", "/state"),
+        ("GET", "/events"),
+        ("POST", "/start"),
+        ("POST", "/seats/0"),
+    ]:
+        body = {"name": "Cleo"} if path == "/seats/0" else None
+        response = client.request(method, f"/api/rooms/{bad}{path}", json=body)
+        _error(response, 404, "room_not_found")
+
+
+# -- names (items 7 and 8) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("Anna\x00", "readable"),
+        ("An\x07na", "control"),
+        ("\u202eanna", "direction"),
+        ("Anna\u2066x\u2069", "direction"),
+        ("\u200b", "visible"),
+        ("\u200b\u200d\ufeff", "visible"),
+        ("\u3164", "visible"),
+        (" \u00a0\u2003 ", "visible"),
+        ("a" * 41, "at most 40"),
+    ],
+)
+def test_names_with_controls_overrides_or_nothing_visible_are_bad_names(
+    client: TestClient, name: str, says: str
+) -> None:
+    created = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": name})
+    assert says in _error(created, 400, "bad_name")["message"]
+    room = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": "Anna"})
+    claimed = client.post(f"/api/rooms/{room.json()['room']}/seats/1", json={"name": name})
+    assert says in _error(claimed, 400, "bad_name")["message"]
+
+
+def test_a_name_with_a_lone_surrogate_is_a_bad_name(client: TestClient) -> None:
+    body = b'{"game": "secret", "players": 2, "name": "An\\udc00na"}'
+    _error(client.post("/api/rooms", content=body, headers=JSON), 400, "bad_name")
+
+
+def test_names_are_stored_normalised_nfc_with_single_spaces(client: TestClient) -> None:
+    decomposed = "Zoe\u0301  \t Mu\u0308ller"
+    room, _ = _seated_room(client, name=decomposed)
+    seats = client.get(f"/api/rooms/{room}").json()["seats"]
+    assert seats[0]["name"] == "Zoé Müller"
+    assert unicodedata.is_normalized("NFC", seats[0]["name"])
+    # a joiner inside an emoji sequence is part of a visible name
+    family = client.post(
+        "/api/rooms", json={"game": "secret", "players": 2, "name": "\U0001f468\u200d\U0001f469"}
+    )
+    assert family.status_code == 201, family.text
+
+
+# -- bodies (item 7) ---------------------------------------------------------------------
+
+
+def test_a_chunked_body_over_the_limit_is_too_large(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"game": "secret", "players": 2, "name": "'
+        for _ in range(40):
+            yield b"x" * 1000
+        yield b'"}'
+
+    response = client.post("/api/rooms", content=chunks(), headers=JSON)
+    _error(response, 413, "too_large")
+    small = client.post(
+        "/api/rooms",
+        content=iter([b'{"game": "secret", ', b'"players": 2, "name": "Anna"}']),
+        headers=JSON,
+    )
+    assert small.status_code == 201, small.text
+
+
+# -- one budget per seat (items 9 and 10) -----------------------------------------------
+
+
+@pytest.fixture
+def tight(settings: Settings) -> Iterator[TestClient]:
+    """A budget of three messages an hour: nothing refills while a test runs."""
+    narrow = settings.model_copy(update={"seat_budget_messages": 3, "seat_budget_seconds": 3600})
+    with TestClient(create_app(narrow)) as client:
+        yield client
+
+
+def test_rest_chat_and_moves_are_limited_per_seat(tight: TestClient) -> None:
+    room, tokens = _seated_room(tight)
+    tight.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    for n in range(3):
+        said = tight.post(
+            f"/api/rooms/{room}/chat", json={"text": f"hi {n}"}, headers=_auth(tokens[1])
+        )
+        assert said.status_code == 200, said.text
+    _error(
+        tight.post(f"/api/rooms/{room}/chat", json={"text": "more"}, headers=_auth(tokens[1])),
+        429,
+        "rate_limited",
+    )
+    seq = tight.get(f"/api/rooms/{room}/state").json()["seq"]
+    _error(
+        tight.post(
+            f"/api/rooms/{room}/moves",
+            json={"seq": seq, "move": {"n": 1}},
+            headers=_auth(tokens[1]),
+        ),
+        429,
+        "rate_limited",
+    )
+    # the other seat has its own budget
+    moved = tight.post(
+        f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=_auth(tokens[0])
+    )
+    assert moved.status_code == 200, moved.text
+
+
+def test_websocket_and_rest_draw_from_one_seat_budget_and_refusals_carry_the_id(
+    tight: TestClient,
+) -> None:
+    room, tokens = _seated_room(tight)
+    with tight.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        assert ws.receive_json()["type"] == "state"
+        for n in range(2):
+            said = tight.post(
+                f"/api/rooms/{room}/chat", json={"text": f"rest {n}"}, headers=_auth(tokens[1])
+            )
+            assert said.status_code == 200, said.text
+        ws.send_json({"type": "chat", "text": "socket", "id": "c1"})
+        assert _answer(ws, "c1")["type"] == "ack"
+        ws.send_json({"type": "chat", "text": "one too many", "id": "c2"})
+        refused = _answer(ws, "c2")
+        assert (refused["type"], refused["code"]) == ("error", "rate_limited")
+        ws.send_json({"type": "ping", "id": 7})
+        assert _answer(ws, 7)["code"] == "rate_limited"
+    _error(
+        tight.post(f"/api/rooms/{room}/chat", json={"text": "rest"}, headers=_auth(tokens[1])),
+        429,
+        "rate_limited",
+    )
+
+
+def _answer(ws: Any, ref: Any) -> dict[str, Any]:
+    """The ack, pong or error answering the message with id ``ref``."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] in ("ack", "pong", "error") and message.get("id") == ref:
+            return message
+
+
+# -- sockets on a real server (items 6 and 7) ---------------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "data", env={"DATABASE_URL": database_url})
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def _server_room(server: ServerProcess) -> tuple[str, list[str]]:
+    created = httpx.post(
+        f"{server.url}/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"}
+    ).json()
+    ben = httpx.post(
+        f"{server.url}/api/rooms/{created['room']}/seats/1", json={"name": "Ben"}
+    ).json()
+    return created["room"], [created["token"], ben["token"]]
+
+
+def _closed_with(ws: ClientConnection) -> tuple[list[dict[str, Any]], int]:
+    """Every message until the server closes, and its close code (a close frame must come)."""
+    seen = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            seen.append(json.loads(ws.recv(timeout=TIMEOUT)))
+    assert closed.value.rcvd is not None, "the socket was dropped without a close frame"
+    return seen, closed.value.rcvd.code
+
+
+def _hello(server: ServerProcess, room: str, token: str | None) -> ClientConnection:
+    ws = connect(f"{server.ws_url}/api/rooms/{room}/ws", open_timeout=TIMEOUT)
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    assert json.loads(ws.recv(timeout=TIMEOUT))["type"] == "state"
+    return ws
+
+
+def test_sockets_refuse_bad_text_and_frames_with_an_error_and_a_close_code(
+    server: ServerProcess,
+) -> None:
+    room, tokens = _server_room(server)
+    # a chat with a lone surrogate is refused, with its id, and the socket goes on
+    anna = _hello(server, room, tokens[0])
+    anna.send('{"type": "chat", "text": "broken \\ud800", "id": 3}')
+    refused = json.loads(anna.recv(timeout=TIMEOUT))
+    assert (refused["type"], refused["code"], refused["id"]) == ("error", "bad_text", 3)
+    anna.send(json.dumps({"type": "chat", "text": "nul \x00", "id": 4}))
+    assert json.loads(anna.recv(timeout=TIMEOUT))["code"] == "bad_text"
+    anna.send('{"type": "move", "seq": 0, "move": {"piece": "\\udfff"}, "id": 5}')
+    assert json.loads(anna.recv(timeout=TIMEOUT))["code"] == "bad_message"
+    anna.send(json.dumps({"type": "ping", "id": 6}))
+    assert json.loads(anna.recv(timeout=TIMEOUT)) == {"type": "pong", "id": 6}
+    events = httpx.get(f"{server.url}/api/rooms/{room}/events")
+    assert events.status_code == 200 and [e["kind"] for e in events.json()["events"]] == [
+        "room_created",
+        "seat_claimed",
+    ]
+
+    # a binary frame after hello: an error, then 1003 (text only)
+    anna.send(b"\x00\x01binary")
+    seen, code = _closed_with(anna)
+    assert [m["code"] for m in seen if m["type"] == "error"] == ["binary"]
+    assert code == 1003
+
+    # a binary hello, and a hello whose token holds a lone surrogate: error and 4400
+    for first in [b"\x81binary", '{"type": "hello", "token": "tok\\ud800en"}']:
+        ws = connect(f"{server.ws_url}/api/rooms/{room}/ws", open_timeout=TIMEOUT)
+        ws.send(first)
+        seen, code = _closed_with(ws)
+        assert seen and seen[0]["type"] == "error"
+        assert code == 4400
+
+    # an id no room can have: the same answer as an unknown room, without waiting for hello
+    for bad in ["ab%00cd", "x" * 80]:
+        ws = connect(f"{server.ws_url}/api/rooms/{bad}/ws", open_timeout=TIMEOUT)
+        seen, code = _closed_with(ws)
+        assert [m["code"] for m in seen] == ["room_not_found"]
+        assert code == 4404
+    assert httpx.get(f"{server.url}/api/rooms/ab%00cd").status_code == 404
+
+
+# -- client addresses behind a proxy (item 11) ------------------------------------------------
+
+
+def test_behind_a_trusted_proxy_a_spoofed_forwarded_address_dodges_no_limit(
+    tmp_path: Path,
+) -> None:
+    proc = ServerProcess(
+        tmp_path / "data",
+        env={
+            "TRUST_PROXY_HEADERS": "true",
+            "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            "ROOMS_PER_MINUTE": "3",
+        },
+    )
+    proc.start()
+    try:
+
+        def create(forwarded: str) -> int:
+            return httpx.post(
+                f"{proc.url}/api/rooms",
+                json={"game": "blokus", "players": 2, "name": "Anna"},
+                headers={"X-Forwarded-For": forwarded},
+            ).status_code
+
+        # the proxy on 127.0.0.1 appends the address it saw; what comes before is the client's say
+        spoofed = [create(f"10.0.0.{n}, 203.0.113.7") for n in range(5)]
+        assert spoofed == [201, 201, 201, 429, 429]
+        # another client behind the same proxy has its own allowance
+        assert create("203.0.113.8") == 201
+    finally:
+        proc.stop()
+
+
+def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(tmp_path: Path) -> None:
+    proc = ServerProcess(
+        tmp_path / "data",
+        env={
+            "TRUST_PROXY_HEADERS": "true",
+            "FORWARDED_ALLOW_IPS": "192.0.2.1",
+            "ROOMS_PER_MINUTE": "2",
+        },
+    )
+    proc.start()
+    try:
+        codes = [
+            httpx.post(
+                f"{proc.url}/api/rooms",
+                json={"game": "blokus", "players": 2, "name": "Anna"},
+                headers={"X-Forwarded-For": f"203.0.113.{n}"},
+            ).status_code
+            for n in range(3)
+        ]
+        assert codes == [201, 201, 429]
+    finally:
+        proc.stop()
