@@ -47,11 +47,13 @@ test: $(VENV)/.installed-dev browser lint types
 	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
 
 # thousands of random games per engine: the slow property tests, the contract
-# suite with 1000 hypothesis examples per engine, and many rounds of the race suite
+# suite with 1000 hypothesis examples per engine, many rounds of the race suite, the
+# server fuzzed with many more examples, and schemathesis against /openapi.json
 test-long: $(VENV)/.installed-dev
 	$(BIN)/pytest -q -m slow tests/engines
 	$(BIN)/pytest -q -m slow tests/app
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q tests/engines/test_contract.py
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q tests/app/test_fuzz.py
 
 bench: $(VENV)/.installed
 	@for script in bench/*.py; do $(BIN)/python $$script; done
