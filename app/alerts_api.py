@@ -12,20 +12,27 @@ import html
 import re
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import alert_store, mailer, push
 from app.actor import hash_token
 from app.alert_texts import LANGS, text
-from app.api import ERRORS, Svc, Token
+from app.api import ERRORS, Svc, Token, room_id
 from app.errors import ApiError
 from app.rooms import seat_in
 from app.services import Services
+from app.text import storable
 from app.webhooks import SHAPES, BadWebhook, check_url
 
-router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
+# the room id is checked once here, as on every room route: a bad one is no room
+router = APIRouter(
+    prefix="/api/rooms/{room}/alerts",
+    responses=ERRORS,
+    tags=["alerts"],
+    dependencies=[Depends(room_id)],
+)
 
 Lang = Literal["en", "de", "fr"]
 MAX_DEVICES = 10  # push subscriptions per seat; the oldest goes when one more comes
@@ -195,7 +202,8 @@ async def stop_mails(
     room: str, svc: Svc, key: Annotated[str, Query(max_length=100)]
 ) -> HTMLResponse:
     async with svc.rooms.db.transaction() as session:
-        mine = await alert_store.seat_by_stop_key(session, room, key)
+        # a key no database can hold (NUL, a broken character) is no seat's key
+        mine = await alert_store.seat_by_stop_key(session, room, key) if storable(key) else None
         if mine is not None:
             await alert_store.remove_channels(session, room, mine.token_hash, "email", None)
     lang = mine.lang if mine else "en"

@@ -135,10 +135,20 @@ def test_a_room_id_outside_the_id_alphabet_is_no_room(client: TestClient, bad: s
         ("GET", "/events"),
         ("POST", "/start"),
         ("POST", "/seats/0"),
+        ("GET", "/alerts"),
+        ("GET", "/alerts/stop?key=abc"),
     ]:
         body = {"name": "Cleo"} if path == "/seats/0" else None
         response = client.request(method, f"/api/rooms/{bad}{path}", json=body)
         _error(response, 404, "room_not_found")
+
+
+def test_a_mail_stop_key_no_database_can_hold_is_an_unknown_key(client: TestClient) -> None:
+    room, _ = _seated_room(client)
+    for key in ["%00", "ab%00cd"]:
+        stopped = client.get(f"/api/rooms/{room}/alerts/stop?key={key}")
+        assert stopped.status_code == 404, stopped.text
+        assert 'id="stop-message"' in stopped.text
 
 
 # -- names (items 7 and 8) ------------------------------------------------------------
