@@ -34,7 +34,7 @@ class Problem(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in VERBS:
+    if not args or args[0] not in (*VERBS, "-h", "--help"):
         args.insert(0, "serve")  # `python -m app --port 8001` still serves
     parsed = _parser().parse_args(args)
     try:
