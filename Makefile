@@ -42,8 +42,10 @@ fmt: $(VENV)/.installed-dev
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest -q -m "not slow"
 
+# without TEST_DATABASE_URL / TEST_REDIS_URL, throwaway PostgreSQL and Redis servers run
+# the service tests when their programs are installed (tools/services.py); CI sets both
 test: $(VENV)/.installed-dev browser lint types
-	$(BIN)/pytest -q -m "not slow"
+	$(BIN)/python tools/services.py -- $(BIN)/pytest -q -m "not slow"
 	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
 
 # thousands of random games per engine: the slow property tests, the contract
