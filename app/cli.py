@@ -117,6 +117,10 @@ def sqlite_file(settings: Settings) -> Path:
     return Path(url.database)
 
 
+def _count(rooms: int) -> str:
+    return f"{rooms} room" if rooms == 1 else f"{rooms} rooms"
+
+
 def _rooms(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM rooms").fetchone()[0])
 
@@ -140,7 +144,7 @@ def backup(settings: Settings, target: Path) -> str:
         dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
         rooms = _rooms(dst)
     os.replace(partial, target)
-    return f"backed up {rooms} rooms from {source} to {target}"
+    return f"backed up {_count(rooms)} from {source} to {target}"
 
 
 def _readable_backup(path: Path) -> sqlite3.Connection:
@@ -172,7 +176,7 @@ def restore(settings: Settings, backup_file: Path) -> str:
         with contextlib.closing(sqlite3.connect(target, timeout=30)) as dst:
             src.backup(dst)
     upgrade(settings.effective_database_url)
-    return f"restored {rooms} rooms from {backup_file} into {target}"
+    return f"restored {_count(rooms)} from {backup_file} into {target}"
 
 
 # -- check ------------------------------------------------------------------------------

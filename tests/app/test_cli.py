@@ -9,13 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from app.config import Settings
 from app.migrate import upgrade
 from app.rooms import RoomRules
 from app.services import Services
-from tests.server import ROOT, free_port
+from tests.server import ROOT, ServerProcess, free_port
 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -80,6 +81,25 @@ def test_backup_then_restore_brings_back_exactly_what_was_backed_up(tmp_path: Pa
         seats = conn.execute("SELECT count(*) FROM seats").fetchone()[0]
         events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
     assert (seats, events) == (4, 2)
+
+
+def test_a_backup_taken_while_the_server_writes_is_whole(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data", env={"BOT_WORKERS": "0"})
+    server.start()
+    try:
+        for name in ("Anna", "Ben", "Cleo"):
+            made = httpx.post(
+                f"{server.url}/api/rooms", json={"game": "blokus", "players": 2, "name": name}
+            )
+            assert made.status_code == 201
+        result = _run("backup", str(tmp_path / "live.db"), DATA_DIR=str(tmp_path / "data"))
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr
+    assert "3 rooms" in result.stdout
+    with sqlite3.connect(tmp_path / "live.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM events").fetchone()[0] == 3
 
 
 def test_restore_into_a_fresh_data_dir_works(tmp_path: Path) -> None:
