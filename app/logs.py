@@ -22,6 +22,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
+from app.roomstate import RoomState
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 room_id: ContextVar[str | None] = ContextVar("room_id", default=None)
@@ -73,6 +74,12 @@ class RequestContext:
         finally:
             request_id.reset(rid_token)
             room_id.reset(room_token)
+
+
+def note_room(state: RoomState) -> None:
+    """After a commit: a request that had no room in its path (creating one) now has one."""
+    if room_id.get() is None:
+        room_id.set(state.room.id)
 
 
 class ContextFilter(logging.Filter):

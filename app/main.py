@@ -21,7 +21,7 @@ from app.api import router
 from app.config import Settings, get_settings
 from app.errors import ApiError
 from app.limits import BodyLimit, SecurityHeaders
-from app.logs import RequestContext
+from app.logs import RequestContext, note_room
 from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
 from app.migrate import upgrade
@@ -43,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services = Services.build(settings)
         app.state.services = services
         metrics.attach(services)
+        services.rooms.after_commit.append(note_room)
         retention = Retention(services.rooms.db, settings.retention_days)
         app.state.retention = retention
         await services.start()

@@ -74,7 +74,9 @@ def test_json_logs_carry_request_and_room_ids_and_no_tokens_or_addresses(
     assert requests, "no access lines"
     assert all(line["request_id"] for line in requests)
     assert len({line["request_id"] for line in requests}) == len(requests)
-    assert any(line["request_id"] == "from-the-client-42" for line in requests)
+    created = [line for line in requests if line["request_id"] == "from-the-client-42"]
+    assert len(created) == 1 and "POST /api/rooms " in created[0]["message"]
+    assert created[0]["room_id"] == room  # the room it created
     in_room = [line for line in requests if f"/api/rooms/{room}/" in line["message"]]
     assert len(in_room) >= 2
     assert all(line["room_id"] == room for line in in_room)
