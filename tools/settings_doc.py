@@ -30,6 +30,7 @@ SET_BY_COMPOSE = {
     "DATA_DIR": "/data, a volume",
     "PUBLIC_URL": "https://$DOMAIN",
     "TRUST_PROXY_HEADERS": "true: the caddy service is the only way in",
+    "FORWARDED_ALLOW_IPS": "the caddy service's fixed address, unless .env says otherwise",
 }
 
 
