@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint fmt types unit e2e bench test-long screenshots clean browser
+.PHONY: run test lint fmt types unit e2e bench test-long screenshots clean browser proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,12 @@ browser:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's Caddy, for the test that plays through the compose stack's Caddyfile
+proxy:
+	@test -x /usr/bin/caddy || { \
+	  echo "installing Debian's caddy for the reverse proxy test"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null; }
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -42,8 +48,10 @@ fmt: $(VENV)/.installed-dev
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest -q -m "not slow"
 
-test: $(VENV)/.installed-dev browser lint types
-	$(BIN)/pytest -q -m "not slow"
+# without TEST_DATABASE_URL / TEST_REDIS_URL, throwaway PostgreSQL and Redis servers run
+# the service tests when their programs are installed (tools/services.py); CI sets both
+test: $(VENV)/.installed-dev browser proxy lint types
+	$(BIN)/python tools/services.py -- $(BIN)/pytest -q -m "not slow"
 	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
 
 # thousands of random games per engine: the slow property tests, the contract

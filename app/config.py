@@ -20,24 +20,50 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Where the embedded SQLite file lives.")
     database_url: str | None = Field(
         None,
-        description="SQLAlchemy async URL; unset means sqlite+aiosqlite:///DATA_DIR/spieltisch.db.",
+        description=(
+            "SQLAlchemy URL (postgresql://… or postgresql+asyncpg://…); unset means the SQLite "
+            "file DATA_DIR/spieltisch.db (WAL mode)."
+        ),
     )
     redis_url: str | None = Field(
-        None, description="Redis for the cross-process doorbell and presence; unset: in-process."
+        None,
+        description=(
+            "Redis for the cross-process doorbell and presence; unset: in-process (one app process)."
+        ),
     )
     auto_migrate: bool = Field(True, description="Run Alembic migrations when the app starts.")
-    public_url: str = Field("", description="Base URL used in share links; empty: the request's.")
+    public_url: str = Field(
+        "",
+        description=(
+            "The address people reach the site at (https://games.example.org): every share and "
+            "resume link uses it; empty: the address the browser used."
+        ),
+    )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N game events.")
-    bot_delay_ms: int = Field(400, ge=0, description="Pause before a bot moves, so people can see.")
-    bot_workers: int = Field(1, ge=0, description="Processes for bots; 0 runs them in threads.")
-    max_body_bytes: int = Field(16_384, ge=1024, description="Largest accepted HTTP request body.")
-    max_ws_message_bytes: int = Field(8_192, ge=256, description="Largest websocket message.")
+    bot_delay_ms: int = Field(
+        400, ge=0, description=("Pause before a bot moves, so people can follow.")
+    )
+    bot_workers: int = Field(
+        1, ge=0, description=("Worker processes for bots; `0` runs them in threads.")
+    )
+    max_body_bytes: int = Field(
+        16_384, ge=1024, description=("Largest accepted HTTP request body (413 above).")
+    )
+    max_ws_message_bytes: int = Field(
+        8_192, ge=256, description=("Largest websocket message (closed with 1009 above).")
+    )
     chat_max_chars: int = Field(500, ge=1, description="Longest chat message.")
     name_max_chars: int = Field(
-        40, ge=1, le=80, description="Longest display name (the column holds 80)."
+        40, ge=1, le=80, description=("Longest display name (at most 80, the stored column).")
     )
     catch_up_events: int = Field(
-        300, ge=1, le=1000, description="Most events one state message carries (see /events)."
+        300,
+        ge=1,
+        le=1000,
+        description=(
+            "Most events one websocket state message carries (at most 1000); a client "
+            "further behind is told to fetch the rest from `/events`."
+        ),
     )
     seat_budget_messages: int = Field(
         30,
@@ -51,57 +77,105 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("seat_budget_seconds", "ws_budget_seconds"),
         description="The seat budget's window.",
     )
-    ws_budget_strikes: int = Field(5, ge=1, description="Over-budget messages before closing.")
-    rooms_per_minute: int = Field(20, ge=1, description="Rooms one client address may create.")
+    ws_budget_strikes: int = Field(
+        5, ge=1, description=("Over-budget messages before the socket is closed (1008).")
+    )
+    rooms_per_minute: int = Field(
+        20, ge=1, description=("Rooms one client address may create per minute (429 above).")
+    )
     trust_proxy_headers: bool = Field(
-        False, description="Take the client address from X-Forwarded-For (behind a proxy)."
+        False,
+        description=(
+            "Take the client address from `X-Forwarded-For` (only behind your own proxy). Only "
+            "entries added by the proxies in `FORWARDED_ALLOW_IPS` count: the address is the last "
+            "one they did not add, never what a client wrote in the header itself."
+        ),
+    )
+    metrics_enabled: bool = Field(False, description="Serve Prometheus metrics at /metrics.")
+    metrics_token: str = Field(
+        "", description="If set, /metrics wants 'Authorization: Bearer <this token>'."
+    )
+    log_format: Literal["text", "json"] = Field(
+        "text", description="Log lines as plain text, or as one JSON object per line."
+    )
+    log_client_addresses: bool = Field(
+        False, description="Write client addresses into the logs (off: they are left out)."
+    )
+    retention_days: int = Field(
+        0, ge=0, description="Delete rooms with no activity for this many days; 0 keeps all."
     )
     forwarded_allow_ips: str = Field(
         "127.0.0.1",
-        description="Comma-separated proxy addresses (or networks) whose X-Forwarded-For is believed.",
+        description=(
+            "The proxies (comma-separated addresses or networks, `*` for any) whose "
+            "`X-Forwarded-For` and `X-Forwarded-Proto` are believed when `TRUST_PROXY_HEADERS` is on."
+        ),
     )
     alert_delay_minutes: float = Field(
-        5.0, ge=0, description="Alert a player only if it is still their turn after this long."
+        5.0,
+        ge=0,
+        description=(
+            "Turn alerts go out only if it is still the player's turn after this long (and they don't have the room open)."
+        ),
     )
     alert_room_hourly_cap: int = Field(
-        20, ge=1, description="Most alerts one room sends per hour on each channel."
+        20,
+        ge=1,
+        description=(
+            "Most alerts one room sends per hour on each channel (push, mail, webhook); more wait for a free slot."
+        ),
     )
-    alert_attempts: int = Field(5, ge=1, description="Tries per alert before it is given up.")
+    alert_attempts: int = Field(
+        5, ge=1, description=("Tries per alert before it is given up (and logged).")
+    )
     alert_retry_seconds: float = Field(
-        30.0, gt=0, description="Wait before the first retry; it doubles with each try."
+        30.0,
+        gt=0,
+        description=("Wait before the first retry of a failed alert; it doubles with each try."),
     )
     alert_poll_seconds: float = Field(
-        2.0, gt=0, description="How often the alert worker looks for alerts that are due."
+        2.0,
+        gt=0,
+        description=("How often each process's alert worker looks for alerts that are due."),
     )
     alert_secret: str | None = Field(
         None,
-        description="Key (Fernet, urlsafe base64) for resume tokens kept for mails; "
-        "unset: made on first start and kept in the database.",
+        description=(
+            'Fernet key (`python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`) for the resume tokens kept beside mail addresses; unset: made on first start and kept in the database. Set it so that a copy of the database alone yields no token.'
+        ),
     )
     vapid_private_key: str | None = Field(
         None,
-        description="Web Push VAPID private key (PEM or base64url); unset: made on first start.",
+        description=(
+            "Web Push VAPID private key (PEM, or base64url of the raw key); unset: made on first start and kept in the database."
+        ),
     )
     vapid_subject: str = Field(
         "mailto:admin@localhost",
         description="Contact the push services may use (mailto: or https:).",
     )
-    smtp_host: str | None = Field(None, description="SMTP server for alert mails; unset: no mails.")
+    smtp_host: str | None = Field(
+        None,
+        description=("SMTP server for alert mails; unset: no mails (the e-mail option is hidden)."),
+    )
     smtp_port: int = Field(587, ge=1, le=65535, description="SMTP port.")
     smtp_user: str | None = Field(None, description="SMTP login name, if the server wants one.")
     smtp_password: str | None = Field(None, description="SMTP password.")
     smtp_security: Literal["starttls", "tls", "none"] = Field(
-        "starttls", description="starttls (port 587), tls (implicit, port 465) or none."
+        "starttls", description=("`starttls` (port 587), `tls` (implicit TLS, port 465) or `none`.")
     )
     smtp_sender: str = Field(
         "Spieltisch <spieltisch@localhost>", description="The From: of alert mails."
     )
     smtp_timeout_seconds: float = Field(15.0, gt=0, description="SMTP connect and send timeout.")
-    webhook_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of one webhook call.")
+    webhook_timeout_seconds: float = Field(
+        5.0, gt=0, description=("Timeout of one webhook or push-service call.")
+    )
     webhook_allow_private: bool = Field(
         False,
-        description="Allow webhook URLs and push endpoints on private, loopback and "
-        "link-local addresses.",
+        description=(
+            "Allow webhook URLs and push endpoints that resolve to private, loopback or link-local addresses (only for a server on your own network)."
+        ),
     )
 
     @property

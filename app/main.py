@@ -21,8 +21,13 @@ from app.api import router
 from app.config import Settings, get_settings
 from app.errors import ApiError
 from app.limits import BodyLimit, SecurityHeaders
+from app.logs import RequestContext, note_room
+from app.metrics import Metrics, SocketCounter
+from app.metrics import router as metrics_router
 from app.migrate import upgrade
+from app.retention import Retention
 from app.services import Services
+from app.site import router as site_router
 from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -37,13 +42,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(upgrade, settings.effective_database_url)
         services = Services.build(settings)
         app.state.services = services
+        metrics.attach(services)
+        services.rooms.after_commit.append(note_room)
+        retention = Retention(services.rooms.db, settings.retention_days)
+        app.state.retention = retention
         await services.start()
+        retention.start()
         await asyncio.to_thread(warm_engines)
         # what exists now lives as long as the process: keep full collections off it
         gc.freeze()
         try:
             yield
         finally:
+            await retention.stop()
             await services.stop()
 
     app = FastAPI(
@@ -54,6 +65,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(alerts_router)
+    app.include_router(site_router)
+    app.include_router(metrics_router)
+    metrics = Metrics()
+    app.state.metrics = metrics
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)
@@ -68,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(SocketCounter, metrics=metrics)
+    app.add_middleware(RequestContext)
     return app
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -225,3 +225,32 @@ async def rooms_in_play_with_bots(session: AsyncSession, limit: int = 500) -> li
         .limit(limit)
     )
     return list(rows)
+
+
+async def count_rooms_by_status(session: AsyncSession) -> dict[str, int]:
+    rows = await session.execute(select(Room.status, func.count()).group_by(Room.status))
+    return {status: int(count) for status, count in rows.all()}
+
+
+async def rooms_quiet_since(session: AsyncSession, cutoff: datetime, limit: int) -> list[str]:
+    """Rooms whose last event (or creation, without events) is older than ``cutoff``."""
+    if session.get_bind().dialect.name == "sqlite":
+        # SQLite keeps the server's timestamps as naive UTC text
+        cutoff = cutoff.astimezone(UTC).replace(tzinfo=None)
+    last = func.coalesce(func.max(Event.created_at), Room.created_at)
+    rows = await session.scalars(
+        select(Room.id)
+        .outerjoin(Event, Event.room_id == Room.id)
+        .group_by(Room.id, Room.created_at)
+        .having(last < cutoff)
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def delete_rooms(session: AsyncSession, room_ids: Sequence[str]) -> int:
+    """Delete rooms with their seats, events and snapshots (the foreign keys cascade)."""
+    if not room_ids:
+        return 0
+    result = await session.execute(delete(Room).where(Room.id.in_(room_ids)))
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -19,3 +20,46 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+# what each variable's tests need, and how to get it on a developer's machine
+SERVICES = {
+    "TEST_DATABASE_URL": "PostgreSQL",
+    "TEST_REDIS_URL": "Redis",
+}
+START_BOTH = (
+    "docker run -d --rm -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16 && "
+    "docker run -d --rm -p 6379:6379 redis:7"
+)
+EXPORT_BOTH = (
+    "export TEST_DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/postgres "
+    "TEST_REDIS_URL=redis://127.0.0.1:6379/0"
+)
+
+
+def skipped_for_services(reports: list[pytest.TestReport]) -> dict[str, int]:
+    """How many tests were skipped for want of each service variable."""
+    counts = dict.fromkeys(SERVICES, 0)
+    for report in reports:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        for variable in SERVICES:
+            if variable in reason:
+                counts[variable] += 1
+    return {variable: n for variable, n in counts.items() if n}
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    skipped = skipped_for_services(terminalreporter.stats.get("skipped", []))
+    if not skipped:
+        return
+    terminalreporter.section("services not tested", yellow=True, bold=True)
+    for variable, n in skipped.items():
+        terminalreporter.write_line(
+            f"{n} {SERVICES[variable]} test(s) skipped: {variable} is not set.", yellow=True
+        )
+    terminalreporter.write_line(
+        "`make test` starts throwaway servers itself when PostgreSQL's and Redis's programs "
+        "are installed (Debian: apt-get install postgresql redis-server). Or start both with"
+    )
+    terminalreporter.write_line(f"  {START_BOTH}")
+    terminalreporter.write_line(f"  {EXPORT_BOTH}")

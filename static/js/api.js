@@ -94,6 +94,9 @@ const room = (/** @type {string} */ id) => `/api/rooms/${encodeURIComponent(id)}
 /** @returns {Promise<GameInfo[]>} */
 export const games = () => request("GET", "/api/games");
 
+/** @returns {Promise<{public_url: string|null}>} the address share links use (null: this page's) */
+export const siteConfig = () => request("GET", "/api/config");
+
 /**
  * @param {CreateRoomBody} body
  * @returns {Promise<{room: string, seat: number, token: string, url: string, state: StateMessage}>}

@@ -64,6 +64,8 @@ let resultClosedFor = -1;
 /** @type {import("./api.js").GameInfo[]} */
 let games = [];
 let queue = Promise.resolve();
+/** @type {string|null} the server's PUBLIC_URL: share and resume links use it when set */
+let publicUrl = null;
 
 const el = {
   title: byId("room-title"),
@@ -208,7 +210,7 @@ function render() {
       render();
     },
   });
-  renderShare(el.share, { room: roomId, token, seated: you != null, t });
+  renderShare(el.share, { room: roomId, token, seated: you != null, t, origin: publicUrl });
   renderLobby();
   renderBoard();
   renderLog();
@@ -425,6 +427,15 @@ api
   })
   .catch(() => {
     // without the list the host can still seat people; bot seats stay as they are
+  });
+api
+  .siteConfig()
+  .then((config) => {
+    publicUrl = config.public_url;
+    render();
+  })
+  .catch(() => {
+    // the links then use the address this page was opened at
   });
 socket.connect();
 window.addEventListener("pagehide", () => socket.close());

@@ -65,13 +65,14 @@ function copyRow(id, label, value, t, copied) {
 
 /**
  * @param {HTMLElement} box
- * @param {{room: string, token: string|null, seated: boolean, t: Translate}} ctx
+ * @param {{room: string, token: string|null, seated: boolean, t: Translate, origin?: string|null}} ctx
+ *   `origin`: the site's public address (PUBLIC_URL) when the server has one
  */
-export function renderShare(box, { room, token, seated, t }) {
-  const key = `${room}|${token}|${seated}|${t("share.copy")}`;
+export function renderShare(box, { room, token, seated, t, origin: publicUrl = null }) {
+  const origin = publicUrl || location.origin;
+  const key = `${room}|${token}|${seated}|${origin}|${t("share.copy")}`;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  const origin = location.origin;
   replace(
     box,
     copyRow("share-link", t("share.link_label"), shareLink(origin, room), t, t("share.copied")),

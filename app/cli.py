@@ -1,0 +1,314 @@
+"""``python -m app``: serve (the default), ``backup PATH``, ``restore PATH``, ``check``.
+
+``backup`` and ``restore`` work on the embedded SQLite database through SQLite's
+online backup API, so a backup taken while the server runs is consistent. For
+PostgreSQL they say which ``pg_dump`` / ``pg_restore`` line does the job instead.
+``check`` reads the settings, reaches the database (and Redis) and says in plain
+words what is wrong; its exit status is 0 only when nothing is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import ValidationError
+from sqlalchemy.engine import make_url
+
+from app.config import Settings, get_settings
+from app.logs import configure as configure_logs
+
+VERBS = ("serve", "backup", "restore", "check")
+
+
+class Problem(Exception):
+    """Something the person running the command must fix; the message says what."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in (*VERBS, "-h", "--help"):
+        args.insert(0, "serve")  # `python -m app --port 8001` still serves
+    parsed = _parser().parse_args(args)
+    try:
+        if parsed.verb == "serve":
+            serve(parsed.host, parsed.port, migrate=not parsed.no_migrate)
+            return 0
+        if parsed.verb == "check":
+            return check(sys.stdout)
+        settings = get_settings()
+        if parsed.verb == "backup":
+            print(backup(settings, Path(parsed.path)))
+        else:
+            print(restore(settings, Path(parsed.path)))
+        return 0
+    except Problem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except ValidationError as exc:
+        print("error: the settings are not valid:", file=sys.stderr)
+        for line in settings_problems(exc):
+            print(f"  {line}", file=sys.stderr)
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Spieltisch.")
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    serve_ = verbs.add_parser("serve", help="migrate the database, then serve (the default)")
+    serve_.add_argument("--host", default="127.0.0.1")
+    serve_.add_argument("--port", type=int, default=8000)
+    serve_.add_argument("--no-migrate", action="store_true", help="skip Alembic on start")
+    backup_ = verbs.add_parser("backup", help="copy the SQLite database to PATH, consistently")
+    backup_.add_argument("path")
+    restore_ = verbs.add_parser("restore", help="replace the SQLite database with a backup")
+    restore_.add_argument("path")
+    verbs.add_parser("check", help="check the settings, the database and Redis")
+    return parser
+
+
+# -- serve ---------------------------------------------------------------------------
+
+
+def serve(host: str, port: int, migrate: bool) -> None:
+    import uvicorn
+
+    from app.main import create_app
+    from app.migrate import upgrade
+
+    settings = get_settings()
+    configure_logs(settings)
+    if settings.data_dir and not settings.database_url:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    if migrate:
+        upgrade(settings.effective_database_url)
+    app = create_app(settings.model_copy(update={"auto_migrate": False}))
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=settings.max_ws_message_bytes,
+        # behind a proxy, only the X-Forwarded-For entries added by the proxies listed in
+        # FORWARDED_ALLOW_IPS count: the client address is the last one they did not add
+        proxy_headers=settings.trust_proxy_headers,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        log_config=None,
+        log_level="info",
+    )
+
+
+# -- backup and restore ----------------------------------------------------------------
+
+
+def sqlite_file(settings: Settings) -> Path:
+    url = make_url(settings.effective_database_url)
+    if not url.drivername.startswith("sqlite") or not url.database:
+        raise Problem(
+            "backup and restore work on the embedded SQLite database; this server uses "
+            f"{url.drivername.split('+')[0]}. For PostgreSQL use "
+            '`pg_dump --format=custom --file=spieltisch.dump "$DATABASE_URL"` and '
+            '`pg_restore --clean --if-exists --dbname="$DATABASE_URL" spieltisch.dump` '
+            "(see docs/self-hosting.md)."
+        )
+    return Path(url.database)
+
+
+def _count(rooms: int) -> str:
+    return f"{rooms} room" if rooms == 1 else f"{rooms} rooms"
+
+
+def _rooms(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM rooms").fetchone()[0])
+
+
+def backup(settings: Settings, target: Path) -> str:
+    source = sqlite_file(settings)
+    if not source.is_file():
+        raise Problem(
+            f"there is no database at {source} to back up (DATA_DIR={settings.data_dir})."
+        )
+    if target.is_dir():
+        raise Problem(f"{target} is a directory; name the file the backup should go to.")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    with (
+        contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
+        contextlib.closing(sqlite3.connect(partial)) as dst,
+    ):
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+        rooms = _rooms(dst)
+    os.replace(partial, target)
+    return f"backed up {_count(rooms)} from {source} to {target}"
+
+
+def _readable_backup(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise Problem(f"there is no backup file at {path}.")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError as exc:
+        raise Problem(f"{path} is not an SQLite database ({exc}).") from exc
+    if ok != "ok":
+        conn.close()
+        raise Problem(f"{path} is damaged: {ok}.")
+    if not {"rooms", "events", "alembic_version"} <= tables:
+        conn.close()
+        raise Problem(f"{path} is an SQLite file, but not a Spieltisch database.")
+    return conn
+
+
+def restore(settings: Settings, backup_file: Path) -> str:
+    """Replace the database with ``backup_file``, then migrate it to this version."""
+    from app.migrate import upgrade
+
+    target = sqlite_file(settings)
+    with contextlib.closing(_readable_backup(backup_file)) as src:
+        rooms = _rooms(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.closing(sqlite3.connect(target, timeout=30)) as dst:
+            src.backup(dst)
+    upgrade(settings.effective_database_url)
+    return f"restored {_count(rooms)} from {backup_file} into {target}"
+
+
+# -- check ------------------------------------------------------------------------------
+
+
+def settings_problems(exc: ValidationError) -> list[str]:
+    lines = []
+    for error in exc.errors():
+        name = ".".join(str(part) for part in error["loc"]).upper() or "settings"
+        value = os.environ.get(name)
+        got = f" (it is {value!r})" if value is not None else ""
+        lines.append(f"{name}: {error['msg']}{got}")
+    return lines
+
+
+def check(out: object = sys.stdout) -> int:
+    """Print one line per thing checked; 0 when all is well, 1 otherwise."""
+    lines: list[tuple[bool, str]] = []
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        lines += [(False, f"setting {line}") for line in settings_problems(exc)]
+        _print(lines, out)
+        return 1
+    lines.append((True, "settings: read"))
+    lines += _check_settings(settings)
+    lines += asyncio.run(_check_services(settings))
+    _print(lines, out)
+    return 0 if all(ok for ok, _ in lines) else 1
+
+
+def _print(lines: list[tuple[bool, str]], out: object) -> None:
+    for ok, text in lines:
+        print(f"{'ok  ' if ok else 'FAIL'} {text}", file=out)  # type: ignore[call-overload]
+    failed = sum(not ok for ok, _ in lines)
+    summary = "everything looks right" if not failed else f"{failed} problem(s) found"
+    print(summary, file=out)  # type: ignore[call-overload]
+
+
+def _check_settings(settings: Settings) -> list[tuple[bool, str]]:
+    lines: list[tuple[bool, str]] = []
+    if settings.public_url and not settings.public_url.startswith(("http://", "https://")):
+        lines.append(
+            (
+                False,
+                f"PUBLIC_URL must start with http:// or https:// (it is {settings.public_url!r})",
+            )
+        )
+    url = settings.effective_database_url
+    if not url.startswith(("sqlite", "postgresql")):
+        lines.append(
+            (
+                False,
+                f"DATABASE_URL must be a postgresql:// or sqlite:/// URL (it starts {url.split(':')[0]!r})",
+            )
+        )
+    if settings.metrics_enabled and not settings.metrics_token:
+        lines.append(
+            (True, "metrics: on without METRICS_TOKEN: anyone who reaches /metrics reads it")
+        )
+    return lines
+
+
+async def _check_services(settings: Settings) -> list[tuple[bool, str]]:
+    lines = [await _check_database(settings)]
+    if settings.redis_url:
+        lines.append(await _check_redis(settings.redis_url))
+    else:
+        lines.append((True, "redis: not set; one app process with an in-process doorbell"))
+    return lines
+
+
+async def _check_database(settings: Settings) -> tuple[bool, str]:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.migrate import alembic_config
+
+    url = settings.effective_database_url
+    shown = make_url(url).render_as_string(hide_password=True)
+    if url.startswith("sqlite"):
+        folder = settings.data_dir
+        if not settings.database_url and not _writable(folder):
+            return False, f"database: DATA_DIR {folder} can't be created or written to"
+    try:
+        engine = create_async_engine(url, connect_args={"timeout": 5})
+    except Exception as exc:
+        return False, f"database: {shown} is not a usable URL ({exc})"
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+            current = await conn.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+    except Exception as exc:
+        return False, f"database: can't reach {shown}: {type(exc).__name__}: {exc}"
+    finally:
+        await engine.dispose()
+    head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
+    if current == head:
+        return True, f"database: {shown} reached, schema up to date ({head})"
+    where = f"at revision {current}" if current else "empty"
+    if settings.auto_migrate:
+        return True, f"database: {shown} reached, {where}; the app migrates it to {head} on start"
+    return False, (
+        f"database: {shown} is {where}, not {head}, and AUTO_MIGRATE is off: "
+        "run `alembic upgrade head` first"
+    )
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+async def _check_redis(url: str) -> tuple[bool, str]:
+    import redis.asyncio as redis
+
+    shown = re.sub(r"(//[^/@]*?:)[^/@]*@", r"\1***@", url)
+    client = redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        await client.ping()
+    except Exception as exc:
+        return False, f"redis: can't reach {shown}: {type(exc).__name__}: {exc}"
+    finally:
+        await client.aclose()
+    return True, f"redis: {shown} reached"
