@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     ws_budget_seconds: float = Field(10.0, gt=0, description="The socket budget's window.")
     ws_budget_strikes: int = Field(5, ge=1, description="Over-budget messages before closing.")
     rooms_per_minute: int = Field(20, ge=1, description="Rooms one client address may create.")
+    deadline_poll_seconds: float = Field(
+        30.0, gt=0, description="Longest wait before looking for deadlines another process set."
+    )
     trust_proxy_headers: bool = Field(
         False, description="Take the client address from X-Forwarded-For (behind a proxy)."
     )

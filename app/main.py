@@ -22,6 +22,7 @@ from app.config import Settings, get_settings
 from app.errors import ApiError
 from app.limits import BodyLimit, SecurityHeaders
 from app.migrate import upgrade
+from app.seats_api import router as seats_router
 from app.services import Services
 from engines import ENGINES
 
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(alerts_router)
+    app.include_router(seats_router)
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)

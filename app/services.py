@@ -11,12 +11,14 @@ from app.alerts import Alerts
 from app.bots import BotRunner
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
+from app.deadlines import Deadlines
 from app.hub import Hub
 from app.limits import RateLimit
 from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
 from app.rooms import Rooms
+from app.seats import Seats
 from app.store import Store
 
 
@@ -32,6 +34,8 @@ class Services:
     room_limit: RateLimit
     alerts: Alerts
     outbox: Outbox
+    seats: Seats
+    deadlines: Deadlines
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -56,6 +60,9 @@ class Services:
             room_limit=RateLimit(settings.rooms_per_minute, 60.0),
             alerts=alerts,
             outbox=outbox,
+            seats=Seats(rooms),
+            # alert channels plug into deadlines.reminders (enqueue in the given session)
+            deadlines=Deadlines(rooms, settings.deadline_poll_seconds),
         )
 
     async def start(self) -> None:
@@ -63,8 +70,10 @@ class Services:
         await self.hub.start()
         await self.bots.resume_all()
         await self.outbox.start()
+        await self.deadlines.start()
 
     async def stop(self) -> None:
+        await self.deadlines.stop()
         await self.outbox.stop()
         await self.bots.close()
         await self.hub.stop()
