@@ -201,16 +201,20 @@ async def test_two_stores_on_one_database_fire_a_deadline_once(settings: Setting
         await first.stop()
 
 
-async def test_a_deadline_is_not_acted_on_after_the_seat_moved(services: Services) -> None:
+async def test_an_old_deadline_is_not_acted_on_once_the_seat_moved(services: Services) -> None:
     state, tokens = await _timed_game(services)
     room = state.room.id
-    [deadline] = await _deadlines(services, room)
-    await services.rooms.move(room, tokens[0], state.seq, {"n": 1})
-    clock.advance(HOUR + 1)
-    # a process that read the old row just before the move comes too late
-    assert await services.deadlines._expire(deadline) == 0
-    stood_in = [p["seat"] for k, p in await _kinds(services, room) if k == "seat_stand_in"]
-    assert 0 not in stood_in  # (seat 1's own hour may be up by now: that one may fire)
+    [old] = await _deadlines(services, room)
+    clock.advance(30 * 60)
+    state = await services.rooms.move(room, tokens[0], state.seq, {"n": 1})
+    state = await services.rooms.move(room, tokens[1], state.seq, {"n": 1})
+    [new] = await _deadlines(services, room)
+    assert new.seat == 0 and new.seq == state.seq and new.due_at > old.due_at
+    clock.advance(31 * 60)  # past the old deadline, not the new one
+    # a process that read the old row just before the moves comes too late
+    assert await services.deadlines._expire(old) == 0
+    assert "seat_stand_in" not in [k for k, _ in await _kinds(services, room)]
+    assert await _deadlines(services, room) == [new]
 
 
 async def test_the_time_left_is_shown_per_seat(services: Services) -> None:
