@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.alerts import Alerts
+from app.alerts import Alerts, enqueue_turn_alert
 from app.bots import BotRunner
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
@@ -18,8 +19,14 @@ from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
 from app.rooms import Rooms
+from app.roomstate import RoomState
 from app.seats import Seats
-from app.store import Store
+from app.store import DeadlineRecord, Store
+
+
+async def remind(session: Any, state: RoomState, deadline: DeadlineRecord) -> None:
+    """A quarter of a seat's time is left: a reminder on the person's alert channels."""
+    await enqueue_turn_alert(session, state, deadline.seat, "reminder", turn_seq=deadline.seq)
 
 
 @dataclass
@@ -49,6 +56,8 @@ class Services:
         rooms.on_append.append(alerts.on_append)
         outbox = Outbox(rooms, presence, alerts, settings)
         rooms.after_commit.append(outbox.poke)
+        deadlines = Deadlines(rooms, settings.deadline_poll_seconds)
+        deadlines.reminders.append(remind)
         return cls(
             settings=settings,
             engine=engine,
@@ -61,8 +70,7 @@ class Services:
             alerts=alerts,
             outbox=outbox,
             seats=Seats(rooms),
-            # alert channels plug into deadlines.reminders (enqueue in the given session)
-            deadlines=Deadlines(rooms, settings.deadline_poll_seconds),
+            deadlines=deadlines,
         )
 
     async def start(self) -> None:
