@@ -46,6 +46,6 @@ class Actor:
                 raise bad_token()
             return seat
         seat = self.bot_seat
-        if seat is None or not 0 <= seat < len(state.seats) or state.seats[seat].bot is None:
+        if seat is None or not 0 <= seat < len(state.seats) or state.seats[seat].player_bot is None:
             raise ApiError(409, "not_a_bot", "No bot sits in that seat any more.")
         return seat

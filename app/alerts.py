@@ -50,7 +50,7 @@ async def enqueue_turn_alert(
     if kind not in KINDS:
         raise ValueError(f"unknown alert kind {kind!r}")
     person = state.seats[seat].token_hash
-    if person is None or state.seats[seat].bot is not None:
+    if person is None or state.seats[seat].player_bot is not None:
         return 0
     found = await alert_store.channels(session, state.room.id, [person])
     at = clock.now() + delay

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
 
 from app.actor import hash_token
+from app.deadlines import with_clocks
 from app.errors import ApiError, not_found
 from app.hub import CLOSE_NO_ROOM
 from app.rooms import RoomRules, seat_in
@@ -91,7 +92,9 @@ async def _spend(svc: Services, room: str, token: str | None) -> None:
 async def _state(svc: Services, state: RoomState, seat: int | None) -> dict[str, Any]:
     """The state message for ``seat`` from a state the caller has in hand."""
     online = await svc.presence.online(state.room.id, state.room.players)
-    return seat_state(state, state.seat_records(), online, seat)
+    message = seat_state(state, state.seat_records(), online, seat)
+    with_clocks(message["room"], await svc.deadlines.clocks(state))
+    return message
 
 
 @router.get("/games", summary="The games, their player counts and options")
@@ -118,6 +121,8 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
             start_when_full=body.start_when_full,
             anyone_can_start=body.anyone_can_start,
             shuffle_seats=body.shuffle_seats,
+            turn_seconds=body.turn_seconds,
+            on_timeout=body.on_timeout,
         ),
     )
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
@@ -134,14 +139,16 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
 async def get_room(room: RoomId, svc: Svc) -> dict[str, Any]:
     state = await svc.rooms.load(room)
     online = await svc.presence.online(room, state.room.players)
-    return room_info(state, state.seat_records(), online)
+    return with_clocks(
+        room_info(state, state.seat_records(), online), await svc.deadlines.clocks(state)
+    )
 
 
 @router.post("/rooms/{room}/seats/{seat}", summary="Claim a free seat", response_model=ClaimedSeat)
 async def claim_seat(
     room: RoomId, seat: SeatNo, body: ClaimSeat, svc: Svc, token: Token
 ) -> ClaimedSeat:
-    state, new_token = await svc.rooms.claim(room, seat, _name(svc, body.name), token)
+    state, new_token = await svc.seats.claim(room, seat, _name(svc, body.name), token)
     # the room may have started (and shuffled) the moment the last seat filled
     seat_now = seat_in(state, new_token)
     assert seat_now is not None

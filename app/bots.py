@@ -88,7 +88,7 @@ class BotRunner:
         if self.delay:
             await asyncio.sleep(self.delay)
         seat = acting[0]
-        bot = state.seats[seat].bot
+        bot = state.seats[seat].player_bot
         assert bot is not None  # bots_to_act lists bot seats only
         loop = asyncio.get_running_loop()
         move: dict[str, Any] = await loop.run_in_executor(

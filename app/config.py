@@ -83,6 +83,14 @@ class Settings(BaseSettings):
     rooms_per_minute: int = Field(
         20, ge=1, description=("Rooms one client address may create per minute (429 above).")
     )
+    deadline_poll_seconds: float = Field(
+        30.0,
+        gt=0,
+        description=(
+            "Longest wait before a process looks for deadlines another process set (its own wake "
+            "it at once)."
+        ),
+    )
     trust_proxy_headers: bool = Field(
         False,
         description=(

@@ -174,6 +174,11 @@ class Hub:
                 }
             else:
                 seat = seat_of(state, conn.token_hash)
+                if seat is None and conn.token_hash is not None:
+                    # the host freed this token's seat: the token is worth nothing any more
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close(code=CLOSE_BAD_TOKEN)
+                    continue
                 fresh = [e for e in events if e.seq > conn.last_seq]
                 cut = first if conn.last_seq < first - 1 else None
                 payload = seat_state(state, seats, online, seat, fresh, cut)

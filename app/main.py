@@ -26,6 +26,7 @@ from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
 from app.migrate import upgrade
 from app.retention import Retention
+from app.seats_api import router as seats_router
 from app.services import Services
 from app.site import router as site_router
 from engines import ENGINES
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(alerts_router)
+    app.include_router(seats_router)
     app.include_router(site_router)
     app.include_router(metrics_router)
     metrics = Metrics()

@@ -40,6 +40,8 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # a bot playing for the seat's person (or for nobody, once the seat is freed)
+    stand_in: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Event(Base):
@@ -73,3 +75,23 @@ class Snapshot(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_no: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Deadline(Base):
+    """When a seat to act runs out of time; ``seq`` is the room's seq when it was set.
+
+    ``remind_at`` is when a quarter of the time is left; it is cleared once the
+    reminder went out.
+    """
+
+    __tablename__ = "deadlines"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    remind_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )

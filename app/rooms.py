@@ -12,7 +12,7 @@ import contextlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from app import store
@@ -46,6 +46,9 @@ class RoomRules:
     start_when_full: bool = False
     anyone_can_start: bool = False
     shuffle_seats: bool = False
+    # time per move (None: no limit) and what happens when it runs out (see app/deadlines.py)
+    turn_seconds: int | None = None
+    on_timeout: str = "bot_move"
 
 
 def seat_in(state: RoomState, token: str | None) -> int | None:
@@ -212,11 +215,7 @@ class Rooms:
             game=game,
             players=players,
             options=normalized,
-            rules={
-                "start_when_full": rules.start_when_full,
-                "anyone_can_start": rules.anyone_can_start,
-                "shuffle_seats": rules.shuffle_seats,
-            },
+            rules=asdict(rules),
             creator_seat=seat,
             status="lobby",
             created_at=None,

@@ -16,19 +16,38 @@ from engines.base import Engine
 
 # events that change the game; only these make a move stale
 GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
+# events that hand a running seat to a bot and back
+STAND_IN_EVENTS = frozenset({"seat_stand_in", "seat_taken_back", "seat_released"})
 
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """Who sits in a seat, as the log tells it. ``token_hash`` never leaves the server."""
+    """Who sits in a seat, as the log tells it. ``token_hash`` never leaves the server.
+
+    ``stand_in`` is a bot playing for the seat's person while they are away (they
+    take the seat back with their token), or for nobody once the host freed the seat
+    (until someone claims it). ``once``: the stand-in plays one move, then stops.
+    """
 
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    stand_in: str | None = None
+    once: bool = False
 
     @property
     def taken(self) -> bool:
         return self.token_hash is not None or self.bot is not None
+
+    @property
+    def player_bot(self) -> str | None:
+        """The bot that plays this seat now, if a bot does."""
+        return self.bot or self.stand_in
+
+    @property
+    def present(self) -> bool:
+        """A person plays this seat themself."""
+        return self.token_hash is not None and self.stand_in is None
 
 
 @dataclass(frozen=True)
@@ -44,6 +63,7 @@ class RoomState:
     game: Any = None
     moves_since_snapshot: int = 0
     seats: tuple[SeatInfo, ...] = ()
+    mover: int | None = None
 
     @property
     def engine(self) -> Engine[Any]:
@@ -51,7 +71,13 @@ class RoomState:
 
     def seat_records(self) -> list[SeatRecord]:
         return [
-            SeatRecord(seat=i, name=s.name, bot=s.bot, claimed=s.token_hash is not None)
+            SeatRecord(
+                seat=i,
+                name=s.name,
+                bot=s.bot,
+                claimed=s.token_hash is not None,
+                stand_in=s.stand_in,
+            )
             for i, s in enumerate(self.seats)
         ]
 
@@ -65,7 +91,13 @@ class RoomState:
         """Bot seats the running game waits for."""
         if self.status != "playing" or self.game is None:
             return []
-        return [seat for seat in self.engine.to_act(self.game) if self.seats[seat].bot]
+        return [seat for seat in self.engine.to_act(self.game) if self.seats[seat].player_bot]
+
+    def people_to_act(self) -> list[int]:
+        """Seats the running game waits for whose person plays themself."""
+        if self.status != "playing" or self.game is None:
+            return []
+        return [seat for seat in self.engine.to_act(self.game) if self.seats[seat].present]
 
 
 def fold(state: RoomState, events: Iterable[EventRecord], played: Any = None) -> RoomState:
@@ -99,13 +131,21 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
         return replace(state, seq=event.seq, seats=tuple(seats))
+    if event.kind in STAND_IN_EVENTS:
+        return replace(state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data))
     if event.kind == "game_started":
         engine = get_engine(data["engine"])
         game = engine.new_game(data["players"], data["seed"], data["options"])
         return replace(
             state,
             seq=event.seq,
-            seats=tuple(state.seats[source] for source in data["order"]),
+            seats=tuple(
+                replace(state.seats[source], stand_in=None, once=False)
+                if state.seats[source].once
+                else state.seats[source]
+                for source in data["order"]
+            ),
+            mover=None,
             game_seq=event.seq,
             game_no=data["game_no"],
             status="playing",
@@ -119,16 +159,41 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             if played is not None
             else state.engine.play(state.game, data["seat"], data["move"])
         )
+        mover = state.seats[data["seat"]]
+        after = (
+            _with(state.seats, data["seat"], replace(mover, stand_in=None, once=False))
+            if mover.once
+            else state.seats
+        )
         return replace(
             state,
             seq=event.seq,
             game_seq=event.seq,
             game=game,
             moves_since_snapshot=state.moves_since_snapshot + 1,
+            seats=after,
+            mover=data["seat"],
         )
     if event.kind == "game_over":
         return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
     return replace(state, seq=event.seq)
+
+
+def _with(seats: tuple[SeatInfo, ...], index: int, seat: SeatInfo) -> tuple[SeatInfo, ...]:
+    return (*seats[:index], seat, *seats[index + 1 :])
+
+
+def _stand_in(seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any]) -> tuple[SeatInfo, ...]:
+    """A bot steps in for a seat's person, the person comes back, or the host frees the seat."""
+    index = data["seat"]
+    seat = seats[index]
+    if kind == "seat_stand_in":
+        seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")))
+    elif kind == "seat_taken_back":
+        seat = replace(seat, stand_in=None, once=False)
+    else:  # seat_released: the person is gone; a bot plays until someone claims the seat
+        seat = SeatInfo(stand_in=data["bot"])
+    return _with(seats, index, seat)
 
 
 def to_snapshot(state: RoomState) -> dict[str, Any]:
@@ -139,7 +204,16 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "status": state.status,
         "seed": state.seed,
         "game": state.engine.dump(state.game) if state.game is not None else None,
-        "seats": [{"name": s.name, "bot": s.bot, "token_hash": s.token_hash} for s in state.seats],
+        "seats": [
+            {
+                "name": s.name,
+                "bot": s.bot,
+                "token_hash": s.token_hash,
+                "stand_in": s.stand_in,
+                "once": s.once,
+            }
+            for s in state.seats
+        ],
     }
 
 

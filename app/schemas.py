@@ -37,6 +37,14 @@ class CreateRoom(Strict):
         False, description="Any seated player may start, not only the creator."
     )
     shuffle_seats: bool = Field(False, description="Shuffle who sits where when a game starts.")
+    turn_seconds: Literal[3600, 43200, 86400, 259200, 604800] | None = Field(
+        None, description="Time per move in seconds (1 h, 12 h, 1, 3 or 7 days); null: no limit."
+    )
+    on_timeout: Literal["bot_move", "bot_seat"] = Field(
+        "bot_move",
+        description="When time is up: a bot plays that one move (bot_move), "
+        "or takes the seat until its person comes back (bot_seat).",
+    )
 
 
 class ClaimSeat(Strict):
@@ -47,6 +55,10 @@ class SetBot(Strict):
     bot: Text | None = Field(
         description="Bot name, or null to free the seat again.", examples=["strong"]
     )
+
+
+class HandOver(Strict):
+    bot: str | None = Field(None, description="The bot to play the seat; null: the default one.")
 
 
 class StartGame(Strict):

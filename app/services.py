@@ -4,20 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.alerts import Alerts
+from app.alerts import Alerts, enqueue_turn_alert
 from app.bots import BotRunner
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
+from app.deadlines import Deadlines
 from app.hub import Hub
 from app.limits import RateLimit
 from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
 from app.rooms import Rooms
-from app.store import Store
+from app.roomstate import RoomState
+from app.seats import Seats
+from app.store import DeadlineRecord, Store
+
+
+async def remind(session: Any, state: RoomState, deadline: DeadlineRecord) -> None:
+    """A quarter of a seat's time is left: a reminder on the person's alert channels."""
+    await enqueue_turn_alert(session, state, deadline.seat, "reminder", turn_seq=deadline.seq)
 
 
 @dataclass
@@ -32,6 +41,8 @@ class Services:
     room_limit: RateLimit
     alerts: Alerts
     outbox: Outbox
+    seats: Seats
+    deadlines: Deadlines
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -45,6 +56,8 @@ class Services:
         rooms.on_append.append(alerts.on_append)
         outbox = Outbox(rooms, presence, alerts, settings)
         rooms.after_commit.append(outbox.poke)
+        deadlines = Deadlines(rooms, settings.deadline_poll_seconds)
+        deadlines.reminders.append(remind)
         return cls(
             settings=settings,
             engine=engine,
@@ -56,6 +69,8 @@ class Services:
             room_limit=RateLimit(settings.rooms_per_minute, 60.0),
             alerts=alerts,
             outbox=outbox,
+            seats=Seats(rooms),
+            deadlines=deadlines,
         )
 
     async def start(self) -> None:
@@ -63,8 +78,10 @@ class Services:
         await self.hub.start()
         await self.bots.resume_all()
         await self.outbox.start()
+        await self.deadlines.start()
 
     async def stop(self) -> None:
+        await self.deadlines.stop()
         await self.outbox.stop()
         await self.bots.close()
         await self.hub.stop()

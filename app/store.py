@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.models import Event, Room, Seat, Snapshot
+from app.models import Deadline, Event, Room, Seat, Snapshot
 
 
 class Conflict(Exception):
@@ -42,6 +42,7 @@ class SeatRecord:
     name: str | None
     bot: str | None
     claimed: bool
+    stand_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ async def claim_seat(
             Seat.token_hash.is_(None),
             Seat.bot.is_(None),
         )
-        .values(name=name, token_hash=token_hash)
+        .values(name=name, token_hash=token_hash, stand_in=None)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
 
@@ -215,12 +216,28 @@ async def save_snapshot(
     await session.flush()
 
 
+async def set_stand_in(session: AsyncSession, room_id: str, seat: int, bot: str | None) -> None:
+    await session.execute(
+        update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(stand_in=bot)
+    )
+
+
+async def release_seat(session: AsyncSession, room_id: str, seat: int, token_hash: str) -> bool:
+    """The person holding ``token_hash`` leaves ``seat`` for good; False if they don't sit there."""
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == token_hash)
+        .values(name=None, token_hash=None)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
 async def rooms_in_play_with_bots(session: AsyncSession, limit: int = 500) -> list[str]:
     """Rooms whose game is running and has a bot seat: bots must pick up after a restart."""
     rows = await session.scalars(
         select(Room.id)
         .join(Seat, Seat.room_id == Room.id)
-        .where(Room.status == "playing", Seat.bot.is_not(None))
+        .where(Room.status == "playing", or_(Seat.bot.is_not(None), Seat.stand_in.is_not(None)))
         .distinct()
         .limit(limit)
     )
@@ -254,3 +271,104 @@ async def delete_rooms(session: AsyncSession, room_ids: Sequence[str]) -> int:
         return 0
     result = await session.execute(delete(Room).where(Room.id.in_(room_ids)))
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+# -- deadlines -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeadlineRecord:
+    room_id: str
+    seat: int
+    seq: int
+    due_at: datetime
+    remind_at: datetime | None
+
+
+def _utc(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every stored time is UTC
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _deadline(row: Deadline) -> DeadlineRecord:
+    return DeadlineRecord(
+        room_id=row.room_id,
+        seat=row.seat,
+        seq=row.seq,
+        due_at=_utc(row.due_at),
+        remind_at=_utc(row.remind_at) if row.remind_at is not None else None,
+    )
+
+
+async def deadlines_of(session: AsyncSession, room_id: str) -> list[DeadlineRecord]:
+    rows = await session.scalars(
+        select(Deadline).where(Deadline.room_id == room_id).order_by(Deadline.seat)
+    )
+    return [_deadline(r) for r in rows]
+
+
+async def replace_deadlines(
+    session: AsyncSession, room_id: str, deadlines: Sequence[DeadlineRecord]
+) -> None:
+    """The room's deadlines are exactly ``deadlines`` from now on."""
+    await session.execute(delete(Deadline).where(Deadline.room_id == room_id))
+    for d in deadlines:
+        session.add(
+            Deadline(
+                room_id=room_id, seat=d.seat, seq=d.seq, due_at=d.due_at, remind_at=d.remind_at
+            )
+        )
+    await session.flush()
+
+
+async def take_deadline(
+    session: AsyncSession, room_id: str, seat: int, seq: int, now: datetime
+) -> bool:
+    """Remove a deadline that has passed; False if it is gone, was moved or isn't due."""
+    result = await session.execute(
+        delete(Deadline).where(
+            Deadline.room_id == room_id,
+            Deadline.seat == seat,
+            Deadline.seq == seq,
+            Deadline.due_at <= now,
+        )
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+async def take_reminder(
+    session: AsyncSession, room_id: str, seat: int, seq: int, now: datetime
+) -> bool:
+    """Mark a due reminder as sent; False if another process did, or it isn't due."""
+    result = await session.execute(
+        update(Deadline)
+        .where(
+            Deadline.room_id == room_id,
+            Deadline.seat == seat,
+            Deadline.seq == seq,
+            Deadline.remind_at <= now,
+        )
+        .values(remind_at=None)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+async def due_deadlines(
+    session: AsyncSession, now: datetime, limit: int = 100
+) -> list[DeadlineRecord]:
+    """Deadlines that have passed or whose reminder is due, the oldest first."""
+    rows = await session.scalars(
+        select(Deadline)
+        .where(or_(Deadline.due_at <= now, Deadline.remind_at <= now))
+        .order_by(Deadline.due_at)
+        .limit(limit)
+    )
+    return [_deadline(r) for r in rows]
+
+
+async def next_deadline_time(session: AsyncSession) -> datetime | None:
+    """The earliest moment a deadline or a reminder falls due."""
+    due = await session.scalar(select(func.min(Deadline.due_at)))
+    remind = await session.scalar(select(func.min(Deadline.remind_at)))
+    times = [_utc(t) for t in (due, remind) if t is not None]
+    return min(times) if times else None

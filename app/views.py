@@ -24,6 +24,7 @@ def seat_list(
             "name": s.name,
             "kind": "bot" if s.bot else ("human" if s.claimed else "empty"),
             "bot": s.bot,
+            "stand_in": s.stand_in,
             "online": bool(s.bot) or online.get(s.seat, False),
             "to_act": s.seat in acting,
         }

@@ -36,6 +36,8 @@
  * @property {boolean} [start_when_full]
  * @property {boolean} [anyone_can_start]
  * @property {boolean} [shuffle_seats]
+ * @property {number|null} [turn_seconds]  time per move; null: no limit
+ * @property {"bot_move"|"bot_seat"} [on_timeout]
  */
 
 export class ApiError extends Error {
@@ -129,3 +131,26 @@ export const playMove = (id, token, seq, move) =>
 
 /** @param {string} id @param {string|null} token @param {string} text */
 export const chat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
+
+/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
+export const leaveGame = (id, token) => request("POST", `${room(id)}/leave`, { token });
+
+/** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<StateMessage>} */
+export const takeBack = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/take-back`, { token });
+
+/** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
+export const handOver = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: {} });
+
+/** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
+export const freeSeat = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/free`, { token });
+
+/**
+ * @typedef {object} Deadlines
+ * @property {number} seq
+ * @property {number|null} turn_seconds
+ * @property {"bot_move"|"bot_seat"} on_timeout
+ * @property {{seat: number, due: string, left: number}[]} deadlines
+ */
+
+/** @param {string} id @returns {Promise<Deadlines>} */
+export const deadlines = (id) => request("GET", `${room(id)}/deadlines`);

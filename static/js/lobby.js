@@ -10,6 +10,7 @@ import { bindLanguageSelect, initLanguage, onLanguageChange, t } from "./i18n.js
 import { renderMyGames } from "./mygames.js";
 import { botLabel } from "./room/names.js";
 import { toastError } from "./toast.js";
+import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
 import { pref, seatStore } from "./tokens.js";
 
 /** @typedef {import("./api.js").GameInfo} GameInfo */
@@ -22,6 +23,8 @@ const store = seatStore();
 const form = /** @type {HTMLFormElement} */ (byId("create-form"));
 const nameInput = /** @type {HTMLInputElement} */ (byId("your-name"));
 const createBtn = /** @type {HTMLButtonElement} */ (byId("create-btn"));
+const turnTime = /** @type {HTMLSelectElement} */ (byId("turn-time"));
+const onTimeout = /** @type {HTMLSelectElement} */ (byId("on-timeout"));
 nameInput.value = pref("name") ?? "";
 
 /** @type {GameInfo[]} */
@@ -192,7 +195,17 @@ function renderSeatPlan() {
   list.replaceChildren(...rows);
 }
 
+/** Time per move: the choices in the page's language; the policy only matters with a limit. */
+function renderTurnTime() {
+  const chosen = turnTime.value;
+  turnTime.replaceChildren(...TURN_CHOICES.map((seconds) => h("option", { value: seconds == null ? "" : String(seconds) }, turnTimeLabel(seconds, t))));
+  turnTime.value = chosen;
+  byId("on-timeout-row").hidden = !turnTime.value;
+}
+turnTime.addEventListener("change", renderTurnTime);
+
 function render() {
+  renderTurnTime();
   renderGames();
   renderPlayers();
   renderOptions();
@@ -222,6 +235,8 @@ form.addEventListener("submit", async (e) => {
       start_when_full: /** @type {HTMLInputElement} */ (byId("start-when-full")).checked,
       anyone_can_start: /** @type {HTMLInputElement} */ (byId("anyone-can-start")).checked,
       shuffle_seats: /** @type {HTMLInputElement} */ (byId("shuffle-seats")).checked,
+      turn_seconds: turnTime.value ? Number(turnTime.value) : null,
+      on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
     });
     pref("name", name);
     store.set(created.room, { token: created.token, seat: created.seat, name, game: choice.game });
@@ -247,5 +262,6 @@ onLanguageChange(() => {
   void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);
 });
 
+renderTurnTime();
 void init();
 void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);

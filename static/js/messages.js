@@ -11,6 +11,9 @@
  * @property {string|null} name
  * @property {"human"|"bot"|"empty"} kind
  * @property {string|null} bot
+ * @property {string|null} [stand_in]  a bot playing for the seat's person (or, with kind "empty", for nobody)
+ * @property {string|null} [deadline]  REST only: when the seat's time to move runs out
+ * @property {number|null} [time_left] REST only: seconds left then
  * @property {boolean} online
  * @property {boolean} to_act
  */
@@ -22,7 +25,7 @@
  * @property {string} title
  * @property {number} players
  * @property {Record<string, unknown>} options
- * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean}} rules
+ * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean, turn_seconds?: number|null, on_timeout?: string}} rules
  * @property {number} creator_seat
  * @property {"lobby"|"playing"|"finished"} status
  * @property {number} seq

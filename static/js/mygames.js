@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./room/names.js";
+import { formatLeft, orderTables } from "./timeleft.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./tokens.js").SeatStore} SeatStore */
@@ -32,6 +33,25 @@ export function roomSummary(state, tr) {
 }
 
 /**
+ * Seconds left for what the table waits for: your own move on your turn, else the
+ * most urgent seat's; null when no clock runs. Pure.
+ * @param {StateMessage} state
+ * @param {"turn"|"wait"|"lobby"|"over"} kind
+ * @returns {number|null}
+ */
+export function tableTimeLeft(state, kind) {
+  const seats = state.room.seats;
+  const lefts =
+    kind === "turn" && state.you != null
+      ? [seats[state.you]?.time_left]
+      : kind === "wait"
+        ? state.to_act.map((seat) => seats[seat]?.time_left)
+        : [];
+  const known = lefts.filter((v) => typeof v === "number").map(Number);
+  return known.length ? Math.min(...known) : null;
+}
+
+/**
  * @param {HTMLElement} list
  * @param {HTMLElement} empty
  * @param {SeatStore} store
@@ -39,8 +59,12 @@ export function roomSummary(state, tr) {
 export async function renderMyGames(list, empty, store) {
   const entries = store.list().slice(0, 30);
   empty.hidden = entries.length > 0;
+  /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}[]} */
+  const rows = [];
+  /** @type {Promise<void>[]} */
+  const loading = [];
   list.replaceChildren(
-    ...entries.map((entry) => {
+    ...entries.map((entry, order) => {
       const status = h("span", { class: "mg-status muted" }, t("mygames.loading"));
       const forget = h(
         "button",
@@ -63,11 +87,17 @@ export async function renderMyGames(list, empty, store) {
       const who = h("span", { class: "mg-players muted small" }, "");
       const link = h("a", { class: "mg-link", href: `/r/${encodeURIComponent(entry.room)}` }, title, who, status);
       const item = h("li", { class: "mg-item", dataset: { room: entry.room } }, link, forget);
-      api
+      /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}} */
+      const row = { item, kind: "error", left: null, order };
+      rows.push(row);
+      const load = api
         .roomState(entry.room, entry.token)
         .then((state) => {
           const summary = roomSummary(state, t);
-          status.textContent = summary.text;
+          const left = tableTimeLeft(state, summary.kind);
+          Object.assign(row, { kind: summary.kind, left });
+          status.textContent = left == null ? summary.text : t("mygames.time_left", { status: summary.text, left: formatLeft(left, t) });
+          if (left != null) item.dataset.left = String(left);
           status.className = `mg-status mg-${summary.kind}`;
           item.classList.add(`mg-item-${summary.kind}`);
           title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
@@ -78,7 +108,11 @@ export async function renderMyGames(list, empty, store) {
           status.textContent = err?.status === 404 ? t("mygames.gone") : err?.status === 401 ? t("mygames.bad_token") : t("mygames.unreachable");
           status.className = "mg-status mg-error";
         });
+      loading.push(load);
       return item;
     }),
   );
+  await Promise.all(loading);
+  // your turn first, the most urgent first; a list re-rendered meanwhile is left alone
+  if (rows.every((r) => r.item.parentElement === list)) list.replaceChildren(...orderTables(rows).map((r) => r.item));
 }

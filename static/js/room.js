@@ -23,6 +23,9 @@ import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
+import { RoomClocks } from "./room/clocks.js";
+import { confirmDialog } from "./room/confirm.js";
+import { turnTimeLabel } from "./timeleft.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
@@ -98,6 +101,7 @@ function titleOf(name, fallback) {
   return text === key ? fallback : text;
 }
 const sound = new TurnSound({ store: pref });
+const clocks = new RoomClocks(roomId, () => renderSeatList());
 const signal = new TurnSignal(() => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"));
 
 const socket = new RoomSocket(roomId, token, {
@@ -199,7 +203,9 @@ function render() {
   if (!current) return;
   const { room, you } = current;
   el.title.textContent = gameTitle();
-  el.sub.textContent = t(`room.status.${room.status}`, { n: room.game_no });
+  const status = t(`room.status.${room.status}`, { n: room.game_no });
+  el.sub.textContent = room.rules?.turn_seconds ? `${status} · ${turnTimeLabel(room.rules.turn_seconds, t)}` : status;
+  clocks.update(current);
   renderSeatList();
   renderClaimForm(el.seatForm, claiming, {
     t,
@@ -272,7 +278,67 @@ function renderSeatList() {
         render();
       }
     },
+    clockText: (seat) => clocks.text(seat, t),
+    onLeave: () => void leave(),
+    onTakeBack: (seat) => void takeBack(seat),
+    onHandOver: (seat) => void handOver(seat),
+    onFree: (seat) => void freeSeat(seat),
   });
+}
+
+async function leave() {
+  const ok = await confirmDialog({ title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") });
+  if (!ok) return;
+  try {
+    adopt(await api.leaveGame(roomId, token));
+    toast(t("seat.left"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {number} seat */
+async function takeBack(seat) {
+  try {
+    adopt(await api.takeBack(roomId, seat, token));
+    toast(t("seat.taken_back"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {number} seat */
+async function handOver(seat) {
+  const name = names()[seat] ?? "";
+  const ok = await confirmDialog({
+    title: t("seat.hand_over_title", { name }),
+    text: t("seat.hand_over_text", { name }),
+    confirm: t("seat.hand_over_confirm"),
+    cancel: t("common.cancel"),
+  });
+  if (!ok) return;
+  try {
+    await api.handOver(roomId, seat, token);
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {number} seat */
+async function freeSeat(seat) {
+  const name = names()[seat] ?? "";
+  const ok = await confirmDialog({
+    title: t("seat.free_title", { name }),
+    text: t("seat.free_text", { name }),
+    confirm: t("seat.free_confirm"),
+    cancel: t("common.cancel"),
+  });
+  if (!ok) return;
+  try {
+    await api.freeSeat(roomId, seat, token);
+  } catch (err) {
+    toastError(err);
+  }
 }
 
 function renderLobby() {

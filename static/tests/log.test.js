@@ -83,3 +83,19 @@ test("my tables: whose turn, from my seat's point of view", () => {
   const lobby = state({ room: { ...room, status: "lobby", seats: [seats[0], { ...seats[1], kind: "empty" }] } });
   assert.equal(roomSummary(lobby, t).kind, "lobby");
 });
+
+test("seats handed to bots and back read in plain words", () => {
+  const said = (/** @type {any} */ event) => describeEvent({ seq: 9, ...event }, ctx).map((l) => l.text);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 0, name: "Anna", bot: "strong", reason: "timeout", once: true }), [
+    "Time ran out for Anna: the Greedy bot plays this one move.",
+  ]);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 0, name: "Anna", bot: "random", reason: "timeout", once: false }), [
+    "Time ran out for Anna: the Random bot plays for them until they are back.",
+  ]);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "left", once: false }), ["Ben left the game; the Greedy bot plays for them."]);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "host", once: false }), ["The host handed Ben's seat to the Greedy bot."]);
+  assert.deepEqual(said({ kind: "seat_released", seat: 1, name: "Ben", bot: "strong" }), [
+    "The host freed seat 2 (Ben); the Greedy bot plays it until someone sits down.",
+  ]);
+  assert.deepEqual(said({ kind: "seat_taken_back", seat: 1, name: "Ben" }), ["Ben is back and plays again."]);
+});

@@ -68,6 +68,19 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
     case "game_started":
       texts = [t("log.game_started", { n: event.game_no ?? 1 })];
       break;
+    case "seat_stand_in": {
+      const params = { name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) };
+      const key =
+        event.reason === "timeout" ? (event.once ? "log.stand_in_timeout_once" : "log.stand_in_timeout") : event.reason === "host" ? "log.stand_in_host" : "log.stand_in_left";
+      texts = [t(key, params)];
+      break;
+    }
+    case "seat_released":
+      texts = [t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })];
+      break;
+    case "seat_taken_back":
+      texts = [t("log.seat_taken_back", { name: event.name ?? who(event.seat) })];
+      break;
     case "move": {
       const described = describeMove ? describeMove(event.log ?? {}, names, t) : null;
       texts = described

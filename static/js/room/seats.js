@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { botLabel, seatNames } from "./names.js";
+import { standInActions, standInNote } from "./standin.js";
 
 /** @typedef {import("../messages.js").StateMessage} StateMessage */
 /** @typedef {import("../i18n.js").Translate} Translate */
@@ -11,14 +12,16 @@ import { botLabel, seatNames } from "./names.js";
  * @typedef {object} SeatActions
  * @property {(seat: number) => void} onTake       show the form to take a free seat
  * @property {(seat: number, bot: string|null) => void} onSetBot
+ * @property {(seat: number) => string|null} [clockText]  time left for a seat to move
  */
 
 /**
  * @param {HTMLElement} list
  * @param {StateMessage} state
- * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions} ctx
+ * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions & import("./standin.js").StandInActions} ctx
  */
-export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
+export function renderSeats(list, state, ctx) {
+  const { t, bots, onTake, onSetBot, clockText } = ctx;
   const { room, you } = state;
   const canChange = room.status !== "playing";
   const isHost = you != null && you === room.creator_seat;
@@ -30,6 +33,9 @@ export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
       if (i === you) tags.push(h("span", { class: "tag tag-you" }, t("seat.you")));
       if (i === room.creator_seat) tags.push(h("span", { class: "tag" }, t("seat.host")));
       if (seat.kind === "bot") tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
+      if (seat.kind === "human" && seat.stand_in) tags.push(h("span", { class: "tag tag-away" }, t("seat.away")));
+      const note = standInNote(seat, t);
+      const clock = seat.to_act ? clockText?.(i) ?? null : null;
       /** @type {HTMLElement|null} */
       let action = null;
       if (canChange && seat.kind === "empty" && you == null) {
@@ -49,6 +55,8 @@ export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
         select.value = seat.bot ?? "";
         action = h("span", { class: "seat-actions" }, action, select);
       }
+      const running = standInActions(seat, i, state, { ...ctx, name });
+      if (running.length) action = h("span", { class: "seat-actions seat-actions-running" }, ...running);
       const online = seat.kind === "empty" ? null : seat.online;
       return h(
         "li",
@@ -62,8 +70,22 @@ export function renderSeats(list, state, { t, bots, onTake, onSetBot }) {
           "aria-label": online === null ? t("seat.free") : online ? t("seat.online") : t("seat.offline"),
           title: online === null ? t("seat.free") : online ? t("seat.online") : t("seat.offline"),
         }),
-        h("span", { class: "seat-main" }, h("span", { class: ["seat-name", seat.kind === "empty" && "muted"] }, seat.kind === "empty" ? t("seat.free_numbered", { n: i + 1 }) : name), tags),
-        seat.to_act ? h("span", { class: "turn-marker" }, h("span", { "aria-hidden": "true" }, "▶ "), t("seat.to_act")) : null,
+        h(
+          "span",
+          { class: "seat-main" },
+          h("span", { class: ["seat-name", seat.kind === "empty" && "muted"] }, seat.kind === "empty" ? t("seat.free_numbered", { n: i + 1 }) : name),
+          tags,
+          note ? h("span", { class: "seat-note muted small" }, note) : null,
+        ),
+        seat.to_act
+          ? h(
+              "span",
+              { class: "turn-marker" },
+              h("span", { "aria-hidden": "true" }, "▶ "),
+              t("seat.to_act"),
+              clock ? h("span", { class: "seat-clock", title: t("clock.label") }, ` · ${clock}`) : null,
+            )
+          : null,
         action,
       );
     }),

@@ -1,0 +1,223 @@
+"""Seats in a running game: leave, hand a seat to a bot, free it, take it back, claim it.
+
+A person who leaves (or whom the host replaces) keeps their token: a stand-in bot
+plays for them until they take the seat back. A seat the host frees loses its
+person for good; a bot plays it until someone claims it by the room's link. Every
+change is one event in the log, appended at the expected ``seq`` like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app import store
+from app.actor import hash_token
+from app.deadlines import stand_in_bot
+from app.errors import ApiError
+from app.rooms import RETRIES, Rooms, new_token, seat_in
+from app.roomstate import RoomState
+from app.store import Conflict
+
+Check = Callable[[RoomState], None]
+Event = tuple[str, dict[str, Any], dict[str, Any]]
+
+
+def _seat_index(state: RoomState, seat: int) -> None:
+    if not 0 <= seat < state.room.players:
+        raise ApiError(404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}.")
+
+
+def _playing(state: RoomState) -> None:
+    if state.status != "playing":
+        raise ApiError(409, "not_playing", "No game is running in this room.")
+
+
+def _host(state: RoomState, token: str | None) -> None:
+    actor = seat_in(state, token)
+    if actor is None:
+        raise ApiError(401, "no_token", "Only the host can change who plays a seat.")
+    if actor != state.room.creator_seat:
+        raise ApiError(403, "not_creator", "Only the room's host can change who plays a seat.")
+
+
+def _bot(state: RoomState, bot: str | None) -> str:
+    if bot is None:
+        return stand_in_bot(state)
+    if bot not in state.engine.bots():
+        raise ApiError(
+            400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}."
+        )
+    return bot
+
+
+def _person_present(state: RoomState, seat: int) -> None:
+    info = state.seats[seat]
+    if info.token_hash is None:
+        raise ApiError(409, "not_a_person", "No person sits in this seat.")
+    if info.stand_in is not None:
+        raise ApiError(409, "stood_in", "A bot already plays this seat.")
+
+
+class Seats:
+    """The use cases; each checks against the newest state and retries a lost race."""
+
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+
+    async def _change(
+        self,
+        room_id: str,
+        check: Check,
+        event: Callable[[RoomState], Event],
+        extra: Callable[[RoomState], Callable[[Any], Awaitable[None]] | None] | None = None,
+    ) -> RoomState:
+        state = await self.rooms.load(room_id)
+        for _ in range(RETRIES):
+            check(state)
+            try:
+                return await self.rooms._append(
+                    state, [event(state)], extra=extra(state) if extra else None
+                )
+            except Conflict:
+                state = await self.rooms.load(room_id)
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    async def leave(self, room_id: str, token: str | None) -> RoomState:
+        """The caller leaves the running game; a bot plays for them until they come back."""
+        state = await self.rooms.load(room_id)
+        seat = seat_in(state, token)
+        if seat is None:
+            raise ApiError(401, "no_token", "Only a seated player can leave.")
+
+        def check(state: RoomState) -> None:
+            _playing(state)
+            _person_present(state, seat)
+
+        def event(state: RoomState) -> Event:
+            public = {
+                "seat": seat,
+                "name": state.seats[seat].name,
+                "bot": stand_in_bot(state),
+                "reason": "left",
+                "once": False,
+            }
+            return ("seat_stand_in", public, public)
+
+        return await self._change(room_id, check, event)
+
+    async def hand_over(
+        self, room_id: str, token: str | None, seat: int, bot: str | None
+    ) -> RoomState:
+        """The host hands a person's running seat to a bot until the person takes it back."""
+        state = await self.rooms.load(room_id)
+        _host(state, token)
+        _seat_index(state, seat)
+        chosen = _bot(state, bot)
+
+        def check(state: RoomState) -> None:
+            _playing(state)
+            _person_present(state, seat)
+
+        def event(state: RoomState) -> Event:
+            public = {
+                "seat": seat,
+                "name": state.seats[seat].name,
+                "bot": chosen,
+                "reason": "host",
+                "once": False,
+            }
+            return ("seat_stand_in", public, public)
+
+        return await self._change(room_id, check, event)
+
+    async def release(self, room_id: str, token: str | None, seat: int) -> RoomState:
+        """The host frees a running seat: its person is gone, a bot plays until someone claims it."""
+        state = await self.rooms.load(room_id)
+        _host(state, token)
+        _seat_index(state, seat)
+        if seat == state.room.creator_seat:
+            raise ApiError(409, "own_seat", "The host can't free their own seat; leave it instead.")
+
+        def check(state: RoomState) -> None:
+            _playing(state)
+            info = state.seats[seat]
+            if info.token_hash is None and info.bot is None:
+                raise ApiError(409, "seat_free", "This seat is free already.")
+
+        def event(state: RoomState) -> Event:
+            info = state.seats[seat]
+            public = {
+                "seat": seat,
+                "name": info.name,
+                "bot": info.player_bot or stand_in_bot(state),
+            }
+            return ("seat_released", public, public)
+
+        def extra(state: RoomState) -> Callable[[Any], Awaitable[None]]:
+            info = state.seats[seat]
+
+            async def vacate(session: Any) -> None:
+                if info.token_hash is not None:
+                    if not await store.release_seat(session, room_id, seat, info.token_hash):
+                        raise Conflict("the seat changed")
+                elif not await store.set_bot(session, room_id, seat, None):
+                    raise Conflict("the seat changed")
+
+            return vacate
+
+        return await self._change(room_id, check, event, extra)
+
+    async def take_back(self, room_id: str, token: str | None, seat: int) -> RoomState:
+        """A person plays their own seat again after a bot stood in for them."""
+        state = await self.rooms.load(room_id)
+        mine = seat_in(state, token)
+        if mine is None:
+            raise ApiError(401, "no_token", "Send your seat token to take your seat back.")
+        _seat_index(state, seat)
+        if mine != seat:
+            raise ApiError(403, "not_your_seat", "You can only take back your own seat.")
+
+        def check(state: RoomState) -> None:
+            if state.seats[seat].stand_in is None:
+                raise ApiError(409, "not_stood_in", "You play this seat yourself already.")
+
+        def event(state: RoomState) -> Event:
+            public = {"seat": seat, "name": state.seats[seat].name}
+            return ("seat_taken_back", public, public)
+
+        return await self._change(room_id, check, event)
+
+    async def claim(
+        self, room_id: str, seat: int, name: str, token: str | None
+    ) -> tuple[RoomState, str]:
+        """Claim a seat: a free one before or between games, a freed one while a game runs."""
+        state = await self.rooms.load(room_id)
+        if state.status != "playing":
+            return await self.rooms.claim(room_id, seat, name, token)
+        _seat_index(state, seat)
+        mine = state.seat_with(hash_token(token)) if token is not None else None
+        if mine is not None:
+            raise ApiError(409, "already_seated", f"You already sit in seat {mine + 1}.", seat=mine)
+        fresh = new_token()
+
+        def check(state: RoomState) -> None:
+            _playing(state)
+            info = state.seats[seat]
+            if info.taken:
+                raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
+            if info.stand_in is None:
+                raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+
+        def event(state: RoomState) -> Event:
+            public = {"seat": seat, "name": name}
+            return ("seat_claimed", {**public, "token_hash": hash_token(fresh)}, public)
+
+        def extra(state: RoomState) -> Callable[[Any], Awaitable[None]]:
+            async def sit(session: Any) -> None:
+                if not await store.claim_seat(session, room_id, seat, name, hash_token(fresh)):
+                    raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
+
+            return sit
+
+        return await self._change(room_id, check, event, extra), fresh

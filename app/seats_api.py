@@ -1,0 +1,51 @@
+"""REST routes for seats in a running game and for deadlines (see app/seats.py, app/deadlines.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api import ERRORS, Svc, Token, _state, get_room
+from app.deadlines import turn_seconds
+from app.rooms import seat_in
+from app.schemas import HandOver
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+@router.post("/rooms/{room}/leave", summary="Leave the running game; a bot plays for you")
+async def leave(room: str, svc: Svc, token: Token) -> dict[str, Any]:
+    state = await svc.seats.leave(room, token)
+    return await _state(svc, state, seat_in(state, token))
+
+
+@router.post("/rooms/{room}/seats/{seat}/hand-over", summary="The host hands a seat to a bot")
+async def hand_over(
+    room: str, seat: int, svc: Svc, token: Token, body: HandOver | None = None
+) -> dict[str, Any]:
+    await svc.seats.hand_over(room, token, seat, body.bot if body else None)
+    return await get_room(room, svc)
+
+
+@router.post("/rooms/{room}/seats/{seat}/free", summary="The host frees a seat for someone else")
+async def free(room: str, seat: int, svc: Svc, token: Token) -> dict[str, Any]:
+    await svc.seats.release(room, token, seat)
+    return await get_room(room, svc)
+
+
+@router.post("/rooms/{room}/seats/{seat}/take-back", summary="Take your seat back from a bot")
+async def take_back(room: str, seat: int, svc: Svc, token: Token) -> dict[str, Any]:
+    state = await svc.seats.take_back(room, token, seat)
+    return await _state(svc, state, seat)
+
+
+@router.get("/rooms/{room}/deadlines", summary="Time left for each seat the game waits for")
+async def deadlines(room: str, svc: Svc) -> dict[str, Any]:
+    state = await svc.rooms.load(room)
+    return {
+        "seq": state.seq,
+        "turn_seconds": turn_seconds(state),
+        "on_timeout": state.room.rules.get("on_timeout", "bot_move"),
+        "deadlines": [c.to_json() for c in await svc.deadlines.clocks(state)],
+    }

@@ -1,0 +1,54 @@
+"""Seats freed in a running game, on a real server: an open socket of the old token is closed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.server import ServerProcess
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "data", env={"DATABASE_URL": database_url})
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_a_freed_players_open_socket_is_closed_and_can_no_longer_move(
+    server: ServerProcess,
+) -> None:
+    created = httpx.post(
+        f"{server.url}/api/rooms", json={"game": "maedn", "players": 2, "name": "Anna"}
+    ).json()
+    room, anna = created["room"], created["token"]
+    ben = httpx.post(f"{server.url}/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    httpx.post(
+        f"{server.url}/api/rooms/{room}/start", headers={"Authorization": f"Bearer {anna}"}
+    ).raise_for_status()
+    with connect(f"{server.ws_url}/api/rooms/{room}/ws", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": ben, "since": None}))
+        assert json.loads(ws.recv(timeout=10))["you"] == 1
+        freed = httpx.post(
+            f"{server.url}/api/rooms/{room}/seats/1/free",
+            headers={"Authorization": f"Bearer {anna}"},
+        )
+        assert freed.status_code == 200, freed.text
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                message = json.loads(ws.recv(timeout=10))
+                assert (
+                    message.get("you") != 1
+                    or message["type"] != "state"
+                    or message["seq"] < freed.json()["seq"]
+                )
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
