@@ -28,6 +28,14 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N game events.")
     bot_delay_ms: int = Field(400, ge=0, description="Pause before a bot moves, so people can see.")
     bot_workers: int = Field(1, ge=0, description="Processes for bots; 0 runs them in threads.")
+    bot_grace_seconds: float = Field(
+        30.0, gt=0, description="A bot turn untouched this long is taken over by any process."
+    )
+    catch_up_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How often each process re-checks its sockets' rooms and bot turns.",
+    )
     max_body_bytes: int = Field(16_384, ge=1024, description="Largest accepted HTTP request body.")
     max_ws_message_bytes: int = Field(8_192, ge=256, description="Largest websocket message.")
     chat_max_chars: int = Field(500, ge=1, description="Longest chat message.")

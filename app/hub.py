@@ -136,6 +136,14 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.presence.refresh(members)
 
+    def held_rooms(self) -> dict[str, int]:
+        """Each room this process holds sockets for, with the oldest seq one was sent."""
+        return {
+            room_id: min(c.last_seq for c in conns)
+            for room_id, conns in self._conns.items()
+            if conns
+        }
+
     # -- fan-out -----------------------------------------------------------------
 
     async def on_bell(self, room_id: str, message: dict[str, Any]) -> None:
