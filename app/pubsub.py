@@ -135,11 +135,13 @@ class RedisDoorbell(Doorbell):
                 async with self.link.redis.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     self._subscribed = True
-                    if self._ready.is_set():
-                        # bells may have rung while we were away: every room catches up
-                        await self._deliver(EVERY_ROOM, {})
                     self._ready.set()
-                    self.link.succeeded()
+                    if self.link.up:
+                        # a lost subscription (Redis itself answered all along):
+                        # bells may have rung while we were away, every room catches up
+                        await self._deliver(EVERY_ROOM, {})
+                    else:
+                        self.link.succeeded()  # ... and its hook does the same
                     while True:
                         raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                         if raw is None or raw.get("type") != "message":
@@ -154,6 +156,7 @@ class RedisDoorbell(Doorbell):
                     log.warning("doorbell subscription lost (%s); reconnecting", exc)
                 self._subscribed = False
                 self.link.failed(exc)
+                self._ready.set()  # start-up goes on without Redis
                 await asyncio.sleep(HEAL_SECONDS)
 
 

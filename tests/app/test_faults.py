@@ -9,6 +9,7 @@ grace period, how long health reports a dead worker) is moved through its clock 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from app import store
+from app import health, store
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.rooms import RoomRules, Rooms
@@ -30,7 +31,7 @@ from app.services import Services
 from app.store import Store
 from engines import get_engine
 from tests.redis_server import RedisServer
-from tests.server import ServerProcess
+from tests.server import ServerProcess, free_port
 
 T = TypeVar("T")
 HANG = 120.0  # only ever reached when something hangs
@@ -259,6 +260,69 @@ def test_redis_down_and_back_moves_stay_answered_and_both_processes_catch_up(
         second.stop()
 
 
+async def test_a_committed_move_is_answered_when_the_doorbell_fails(database_url: str) -> None:
+    async def unreachable(room_id: str, message: dict[str, Any]) -> None:
+        raise ConnectionError("Redis is gone")
+
+    engine = make_engine(Settings(database_url=database_url))
+    rooms = Rooms(Store(make_sessionmaker(engine)), unreachable)
+    try:
+        state, token = await rooms.create(
+            "blokus", 2, {"variant": "duo"}, "Anna", 0, {1: "random"}, RoomRules()
+        )
+        state = await rooms.start(state.room.id, token, shuffle=False)
+        blokus = get_engine("blokus")
+        moved = await rooms.move(
+            state.room.id, token, state.seq, blokus.legal_moves(state.game, 0)[0]
+        )
+        assert moved.seq == state.seq + 1
+        rooms.cache.clear()
+        assert (await rooms.load(state.room.id)).seq == moved.seq
+    finally:
+        await engine.dispose()
+
+
+async def test_without_redis_a_process_starts_and_plays_degraded(settings: Settings) -> None:
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    svc = Services.build(settings.model_copy(update={"redis_url": nowhere}))
+    await svc.start()
+    try:
+        state, token = await svc.rooms.create(
+            "blokus", 2, {"variant": "duo"}, "Anna", 0, {}, RoomRules()
+        )
+        room = state.room.id
+        await svc.presence.join(room, 0, "tab")
+        assert await svc.presence.online(room, 2) == {0: True, 1: False}
+        await svc.rooms.claim(room, 1, "Ben", None)
+        state = await svc.rooms.start(room, token, shuffle=False)
+        state = await svc.rooms.move(
+            room, token, state.seq, get_engine("blokus").legal_moves(state.game, 0)[0]
+        )
+        assert state.seq == 4
+        status, body = await health.check(svc)
+        assert status == 200
+        assert body["status"] == "degraded"
+        assert body["degraded"] == ["redis"]
+        assert body["checks"]["redis"]["status"] == "down"
+    finally:
+        await svc.stop()
+
+
+async def test_health_is_503_when_the_database_does_not_answer(services: Services) -> None:
+    status, body = await health.check(services)
+    assert (status, body["status"]) == (200, "ok")
+    nowhere = f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/nothing"
+    broken = make_engine(Settings(database_url=nowhere))
+    try:
+        status, body = await health.check(dataclasses.replace(services, engine=broken))
+    finally:
+        await broken.dispose()
+    assert status == 503
+    assert body["status"] == "down"
+    assert body["down"] == ["database"]
+    assert body["checks"]["database"]["status"] == "down"
+
+
 # -- bots ------------------------------------------------------------------------------
 
 
@@ -378,7 +442,7 @@ def test_a_restart_resumes_the_bots_of_every_room_beyond_one_page(
         eventually(
             lambda: asyncio.run(_rooms_with_a_move(database_url, rooms)) == len(rooms),
             "every room's bot moves",
-            deadline=600,
+            deadline=2 * HANG,
         )
     finally:
         server.stop()
