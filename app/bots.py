@@ -178,9 +178,7 @@ class BotRunner:
                 if cached is not None and cached.seq == room.seq and not cached.bots_to_act():
                     continue  # a person's turn: nothing for a bot to do
                 if idle_before is not None and room.id not in self._running:
-                    log.warning(
-                        "room %s waited on a bot since seq %d; taking over", room.id, room.seq
-                    )
+                    log.info("room %s idle since seq %d: looking for a bot turn", room.id, room.seq)
                 self.kick(room.id)
                 kicked += 1
             if len(page) < PAGE:

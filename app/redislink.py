@@ -72,7 +72,6 @@ class RedisLink:
 
     async def check(self) -> bool:
         """Ping Redis now (ignoring the back-off); True if it answers."""
-        self._failed_at = None if self.up else self._failed_at
         try:
             await asyncio.wait_for(self.redis.ping(), CALL_TIMEOUT)
         except asyncio.CancelledError:
