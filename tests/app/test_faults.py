@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import multiprocessing
 import os
 import signal
 import time
@@ -23,6 +24,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from app import health, store
+from app.bots import BotPool
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.rooms import RoomRules, Rooms
@@ -354,15 +356,18 @@ def test_a_killed_bot_worker_is_replaced_and_bots_keep_moving(tmp_path: Path) ->
         _bot_answered(server, room, token, _rest_move(server, room, token)["seq"])
         [worker] = _bot_workers(server)
         os.kill(worker, signal.SIGKILL)
-
+        # health tells at once (a monitor sees it for a minute)
+        health = eventually(
+            lambda: (h := _health(server))["status"] == "degraded" and h, "health names the bots"
+        )
+        assert health["http_status"] == 200
+        assert health["degraded"] == ["bots"]
+        assert health["checks"]["bots"]["restarts"] == 1
+        assert "died" in health["checks"]["bots"]["message"]
+        # and the bots go on playing on a new worker
         _bot_answered(server, room, token, _rest_move(server, room, token)["seq"])
         _bot_answered(server, room, token, _rest_move(server, room, token)["seq"])
         assert _bot_workers(server) and worker not in _bot_workers(server)
-        health = _health(server)
-        assert health["http_status"] == 200
-        assert health["status"] == "degraded"
-        assert health["degraded"] == ["bots"]
-        assert health["checks"]["bots"]["restarts"] == 1
 
         # once the failure is old news, health is ok again (and still counts it)
         clock_file.write_text("120")
@@ -372,6 +377,22 @@ def test_a_killed_bot_worker_is_replaced_and_bots_keep_moving(tmp_path: Path) ->
         _bot_answered(server, room, token, _rest_move(server, room, token)["seq"])
     finally:
         server.stop()
+
+
+async def test_a_bot_turn_asked_of_a_dead_worker_is_asked_again_of_a_new_pool() -> None:
+    blokus = get_engine("blokus")
+    game = blokus.dump(blokus.new_game(2, 7, {"variant": "duo"}))
+    pool = BotPool(workers=1)
+    try:
+        assert await pool.run("blokus", game, 0, "random", 1)
+        [worker] = multiprocessing.active_children()
+        os.kill(worker.pid or 0, signal.SIGKILL)
+        move = await pool.run("blokus", game, 0, "random", 1)
+        assert move in blokus.legal_moves(blokus.load(game), 0)
+        assert pool.restarts == 1
+        assert pool.health()["restarts"] == 1
+    finally:
+        await asyncio.to_thread(pool.close)
 
 
 def test_a_clean_stop_leaves_no_leaked_semaphores_behind(tmp_path: Path) -> None:
