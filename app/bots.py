@@ -21,6 +21,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -99,8 +100,11 @@ class BotPool:
         self.last_failure = str(exc) or type(exc).__name__
         self.failed_at = clock.now()
         log.error("bot worker pool broke (%s); starting a new one", self.last_failure)
-        broken.shutdown(wait=False, cancel_futures=True)
         self._executor = self._build()
+        # its workers are gone already; waiting lets it release what it holds
+        threading.Thread(
+            target=broken.shutdown, kwargs={"cancel_futures": True}, daemon=True
+        ).start()
 
     def health(self) -> dict[str, Any]:
         report: dict[str, Any] = {

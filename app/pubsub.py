@@ -69,6 +69,7 @@ class RedisDoorbell(Doorbell):
         self._pending: dict[str, dict[str, Any]] = {}
         self._subscribed = False
         self._tasks: list[asyncio.Task[None]] = []
+        self._catching_up: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Event()
         link.on_up.append(self._on_redis_back)
 
@@ -91,7 +92,7 @@ class RedisDoorbell(Doorbell):
         try:
             await self._ring(room_id, message)
         except RedisDown as exc:
-            log.warning("bell for room %s kept for later: %s", room_id, exc)
+            log.info("bell for room %s kept for later: %s", room_id, exc)
             self._pending[room_id] = message
             # this process's own sockets need no Redis to hear it
             await self._deliver(room_id, message)
@@ -107,7 +108,9 @@ class RedisDoorbell(Doorbell):
 
     def _on_redis_back(self) -> None:
         # bells other processes rang while we could not hear them are lost: catch up
-        asyncio.get_running_loop().create_task(self._deliver(EVERY_ROOM, {}))
+        task = asyncio.get_running_loop().create_task(self._deliver(EVERY_ROOM, {}))
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
 
     async def _heal(self) -> None:
         """Ring kept bells again, and look whether Redis is back, once a second."""
@@ -146,8 +149,12 @@ class RedisDoorbell(Doorbell):
                         raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                         if raw is None or raw.get("type") != "message":
                             continue
-                        message = json.loads(raw["data"])
-                        room_id = message.pop("room")
+                        try:
+                            message = json.loads(raw["data"])
+                            room_id = str(message.pop("room"))
+                        except (ValueError, KeyError, AttributeError, TypeError):
+                            log.warning("ignoring a malformed bell: %r", raw["data"][:200])
+                            continue
                         await self._deliver(room_id, message)
             except asyncio.CancelledError:
                 raise

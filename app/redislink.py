@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CALL_TIMEOUT = 3.0
+# generous: a busy machine must not look like a Redis that is down
+CALL_TIMEOUT = 10.0
 
 
 class RedisDown(Exception):
@@ -40,7 +41,7 @@ class RedisLink:
             url,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
             retry_on_error=[ConnectionError, TimeoutError],
-            socket_connect_timeout=2.0,
+            socket_connect_timeout=5.0,
             health_check_interval=15,
         )
         self.retry_after = retry_after

@@ -89,6 +89,8 @@ def test_a_killed_bot_worker_is_replaced_and_bots_keep_moving(tmp_path: Path) ->
         _bot_answered(server, room, token, rest_move(server, room, token)["seq"])
     finally:
         server.stop()
+    # the broken pool was let go of properly too
+    assert "leaked semaphore" not in server.log.read_text()
 
 
 async def test_a_bot_turn_asked_of_a_dead_worker_is_asked_again_of_a_new_pool() -> None:
