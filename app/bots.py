@@ -9,7 +9,7 @@ The runner is supervised: a worker process that dies breaks the pool, which is
 then rebuilt and the turn chosen again. And since the process that should move a
 bot may itself die, every process sweeps now and then for running games that
 have waited on a bot longer than a grace period, and takes those turns over.
-Two processes moving the same bot can't both store a move: ``move_as`` appends
+Two processes moving the same bot can't both store a move: ``move_by`` appends
 at the seq the choice was made from, and the loser is refused as stale.
 """
 

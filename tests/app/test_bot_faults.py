@@ -214,7 +214,7 @@ def test_a_bot_turn_whose_process_died_is_taken_over_by_the_survivor(
 async def test_two_processes_racing_for_the_same_bot_turns_store_each_turn_once(
     settings: Settings,
 ) -> None:
-    """Both runners drive every bot turn at once; ``move_as`` at the seq lets one win."""
+    """Both runners drive every bot turn at once; ``move_by`` at the seq lets one win."""
     first, second = Services.build(settings), Services.build(settings)
     await first.start()
     await second.start()
@@ -226,8 +226,8 @@ async def test_two_processes_racing_for_the_same_bot_turns_store_each_turn_once(
         state = await first.rooms.start(room, token, shuffle=False)
         engine = get_engine("blokus")
         for _ in range(4):
-            state = await first.rooms.move_as(
-                room, 0, state.seq, engine.legal_moves(state.game, 0)[0]
+            state = await first.rooms.move(
+                room, token, state.seq, engine.legal_moves(state.game, 0)[0]
             )
             # both go for every bot turn
             first.bots.kick(room)
