@@ -46,6 +46,14 @@ class Settings(BaseSettings):
     bot_workers: int = Field(
         1, ge=0, description=("Worker processes for bots; `0` runs them in threads.")
     )
+    bot_grace_seconds: float = Field(
+        30.0, gt=0, description="A bot turn untouched this long is taken over by any process."
+    )
+    catch_up_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How often each process re-checks its sockets' rooms and bot turns.",
+    )
     max_body_bytes: int = Field(
         16_384, ge=1024, description=("Largest accepted HTTP request body (413 above).")
     )

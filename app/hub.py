@@ -130,6 +130,17 @@ class Hub:
             with contextlib.suppress(Exception):
                 await self.presence.refresh(members)
 
+    def held_rooms(self) -> dict[str, int]:
+        """Rooms this process holds sockets for, with the oldest seq one was sent.
+
+        Rooms with a push under way are left out: that push brings them up to date.
+        """
+        return {
+            room_id: min(c.last_seq for c in conns)
+            for room_id, conns in self._conns.items()
+            if conns and room_id not in self._pushers
+        }
+
     # -- fan-out -----------------------------------------------------------------
 
     async def on_bell(self, room_id: str, message: dict[str, Any]) -> None:

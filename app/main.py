@@ -7,15 +7,14 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import health
 from app.alerts_api import router as alerts_router
 from app.api import router
 from app.config import Settings, get_settings
@@ -74,11 +73,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz(request: Request) -> dict[str, Any]:
-        services: Services = request.app.state.services
-        async with services.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-        return {"status": "ok"}
+    async def healthz(request: Request) -> JSONResponse:
+        status, body = await health.check(request.app.state.services)
+        return JSONResponse(body, status_code=status)
 
     if STATIC.is_dir():
         _static(app)

@@ -3,6 +3,11 @@
 In one process a direct call suffices; with ``REDIS_URL`` every process hears
 every bell through Redis pub/sub. The bell carries no game data: listeners read
 the database (or their cache) and build each seat's own view.
+
+A bell is a hint, never the truth, so ringing one never fails the caller: a bell
+Redis does not take is kept and rung again once Redis answers, and every room
+this process serves catches up then (bells from other processes may have been
+lost meanwhile). The periodic catch-up (``app/catchup.py``) covers what is left.
 """
 
 from __future__ import annotations
@@ -14,11 +19,15 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.redislink import RedisDown, RedisLink
+
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str, dict[str, Any]], Awaitable[None]]
 CHANNEL = "spieltisch:doorbell"
 EVERY_ROOM = "*"
+HEAL_SECONDS = 1.0
+START_WAIT_SECONDS = 5.0
 
 
 class Doorbell:
@@ -39,6 +48,10 @@ class Doorbell:
     async def publish(self, room_id: str, message: dict[str, Any]) -> None:
         await self._deliver(room_id, message)
 
+    def health(self) -> dict[str, Any] | None:
+        """What health reports about the doorbell; ``None``: nothing outside this process."""
+        return None
+
     async def _deliver(self, room_id: str, message: dict[str, Any]) -> None:
         for listener in self._listeners:
             try:
@@ -50,50 +63,109 @@ class Doorbell:
 class RedisDoorbell(Doorbell):
     """Every process subscribes to one channel; a bell reaches them all, this one too."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, link: RedisLink) -> None:
         super().__init__()
-        import redis.asyncio as redis
-
-        self._redis = redis.from_url(url)
-        self._task: asyncio.Task[None] | None = None
+        self.link = link
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._subscribed = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._catching_up: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Event()
+        link.on_up.append(self._on_redis_back)
 
     async def start(self) -> None:
-        await self._redis.ping()
-        self._task = asyncio.create_task(self._run())
-        await asyncio.wait_for(self._ready.wait(), timeout=10)
+        self._tasks = [asyncio.create_task(self._run()), asyncio.create_task(self._heal())]
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout=START_WAIT_SECONDS)
+        except TimeoutError:
+            log.warning("Redis is not answering; starting without the cross-process doorbell")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self._redis.aclose()
+                await task
 
     async def publish(self, room_id: str, message: dict[str, Any]) -> None:
-        await self._redis.publish(CHANNEL, json.dumps({"room": room_id, **message}))
+        """Ring for every process; if Redis is away, keep the bell and ring it later."""
+        try:
+            await self._ring(room_id, message)
+        except RedisDown as exc:
+            log.info("bell for room %s kept for later: %s", room_id, exc)
+            self._pending[room_id] = message
+            # this process's own sockets need no Redis to hear it
+            await self._deliver(room_id, message)
+
+    def health(self) -> dict[str, Any]:
+        if self.link.up and self._subscribed:
+            return {"status": "ok"}
+        return {
+            "status": "down",
+            "message": self.link.error or "not subscribed to the doorbell channel",
+            "bells_waiting": len(self._pending),
+        }
+
+    def _on_redis_back(self) -> None:
+        # bells other processes rang while we could not hear them are lost: catch up
+        task = asyncio.get_running_loop().create_task(self._deliver(EVERY_ROOM, {}))
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
+
+    async def _heal(self) -> None:
+        """Ring kept bells again, and look whether Redis is back, once a second."""
+        while True:
+            await asyncio.sleep(HEAL_SECONDS)
+            if self.link.up and not self._pending:
+                continue
+            if not self.link.up and not await self.link.check():
+                continue
+            for room_id, message in list(self._pending.items()):
+                try:
+                    await self._ring(room_id, message)
+                except RedisDown:
+                    break
+                if self._pending.get(room_id) is message:
+                    del self._pending[room_id]
+
+    async def _ring(self, room_id: str, message: dict[str, Any]) -> None:
+        payload = json.dumps({"room": room_id, **message})
+        await self.link.run(lambda redis: redis.publish(CHANNEL, payload))
 
     async def _run(self) -> None:
         while True:
             try:
-                async with self._redis.pubsub() as pubsub:
+                async with self.link.redis.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
-                    if self._ready.is_set():
-                        # bells may have rung while we were away: every room catches up
-                        await self._deliver(EVERY_ROOM, {})
+                    self._subscribed = True
                     self._ready.set()
-                    async for raw in pubsub.listen():
-                        if raw.get("type") != "message":
+                    if self.link.up:
+                        # a lost subscription (Redis itself answered all along):
+                        # bells may have rung while we were away, every room catches up
+                        await self._deliver(EVERY_ROOM, {})
+                    else:
+                        self.link.succeeded()  # ... and its hook does the same
+                    while True:
+                        raw = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
+                        if raw is None or raw.get("type") != "message":
                             continue
-                        message = json.loads(raw["data"])
-                        room_id = message.pop("room")
+                        try:
+                            message = json.loads(raw["data"])
+                            room_id = str(message.pop("room"))
+                        except (ValueError, KeyError, AttributeError, TypeError):
+                            log.warning("ignoring a malformed bell: %r", raw["data"][:200])
+                            continue
                         await self._deliver(room_id, message)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("doorbell connection lost; reconnecting")
-                await asyncio.sleep(1)
+            except Exception as exc:
+                if self._subscribed:
+                    log.warning("doorbell subscription lost (%s); reconnecting", exc)
+                self._subscribed = False
+                self.link.failed(exc)
+                self._ready.set()  # start-up goes on without Redis
+                await asyncio.sleep(HEAL_SECONDS)
 
 
-def make_doorbell(redis_url: str | None) -> Doorbell:
-    return RedisDoorbell(redis_url) if redis_url else Doorbell()
+def make_doorbell(link: RedisLink | None) -> Doorbell:
+    return RedisDoorbell(link) if link is not None else Doorbell()

@@ -9,6 +9,7 @@ stale; it is never half-written.
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -22,6 +23,8 @@ from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
 from app.store import Conflict, RoomRecord, SeatRecord, Store
 from engines import ENGINES, get_engine
 from engines.base import BadOptions, IllegalMove
+
+log = logging.getLogger(__name__)
 
 RETRIES = 8
 
@@ -166,7 +169,11 @@ class Rooms:
                     session, state.room.id, new_state.seq, new_state.game_no, to_snapshot(new_state)
                 )
         self.cache.put(new_state)
-        await self._publish(state.room.id, {"seq": new_state.seq})
+        try:
+            await self._publish(state.room.id, {"seq": new_state.seq})
+        except Exception:
+            # committed is committed: the bell is only a hint, and the catch-up heals it
+            log.exception("doorbell for room %s at seq %s failed", state.room.id, new_state.seq)
         for hook in self.after_commit:
             hook(new_state)
         return new_state

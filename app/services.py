@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.alerts import Alerts, enqueue_turn_alert
 from app.bots import BotRunner
+from app.catchup import CatchUp
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.deadlines import Deadlines
@@ -18,6 +19,7 @@ from app.limits import RateLimit
 from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
+from app.redislink import RedisLink
 from app.rooms import Rooms
 from app.roomstate import RoomState
 from app.seats import Seats
@@ -33,11 +35,13 @@ async def remind(session: Any, state: RoomState, deadline: DeadlineRecord) -> No
 class Services:
     settings: Settings
     engine: AsyncEngine
+    redis: RedisLink | None
     rooms: Rooms
     doorbell: Doorbell
     presence: Presence
     hub: Hub
     bots: BotRunner
+    catch_up: CatchUp
     room_limit: RateLimit
     alerts: Alerts
     outbox: Outbox
@@ -47,11 +51,18 @@ class Services:
     @classmethod
     def build(cls, settings: Settings) -> Services:
         engine = make_engine(settings)
-        doorbell = make_doorbell(settings.redis_url)
-        presence = make_presence(settings.redis_url)
+        redis = RedisLink(settings.redis_url) if settings.redis_url else None
+        doorbell = make_doorbell(redis)
+        presence = make_presence(redis)
         rooms = Rooms(Store(make_sessionmaker(engine)), doorbell.publish, settings.snapshot_every)
         hub = Hub(rooms, presence, doorbell, settings)
-        bots = BotRunner(rooms, settings.bot_workers, settings.bot_delay_ms)
+        bots = BotRunner(
+            rooms,
+            settings.bot_workers,
+            settings.bot_delay_ms,
+            sweep_seconds=settings.catch_up_seconds,
+            grace_seconds=settings.bot_grace_seconds,
+        )
         alerts = Alerts(timedelta(minutes=settings.alert_delay_minutes))
         rooms.on_append.append(alerts.on_append)
         outbox = Outbox(rooms, presence, alerts, settings)
@@ -61,11 +72,13 @@ class Services:
         return cls(
             settings=settings,
             engine=engine,
+            redis=redis,
             rooms=rooms,
             doorbell=doorbell,
             presence=presence,
             hub=hub,
             bots=bots,
+            catch_up=CatchUp(hub, rooms, settings.catch_up_seconds),
             room_limit=RateLimit(settings.rooms_per_minute, 60.0),
             alerts=alerts,
             outbox=outbox,
@@ -76,7 +89,8 @@ class Services:
     async def start(self) -> None:
         await self.doorbell.start()
         await self.hub.start()
-        await self.bots.resume_all()
+        await self.catch_up.start()
+        await self.bots.start()
         await self.outbox.start()
         await self.deadlines.start()
 
@@ -84,7 +98,10 @@ class Services:
         await self.deadlines.stop()
         await self.outbox.stop()
         await self.bots.close()
+        await self.catch_up.stop()
         await self.hub.stop()
         await self.doorbell.stop()
         await self.presence.close()
+        if self.redis is not None:
+            await self.redis.close()
         await self.engine.dispose()

@@ -232,16 +232,37 @@ async def release_seat(session: AsyncSession, room_id: str, seat: int, token_has
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-async def rooms_in_play_with_bots(session: AsyncSession, limit: int = 500) -> list[str]:
-    """Rooms whose game is running and has a bot seat: bots must pick up after a restart."""
-    rows = await session.scalars(
-        select(Room.id)
-        .join(Seat, Seat.room_id == Room.id)
-        .where(Room.status == "playing", or_(Seat.bot.is_not(None), Seat.stand_in.is_not(None)))
-        .distinct()
+@dataclass(frozen=True)
+class BotRoom:
+    id: str
+    seq: int
+
+
+async def rooms_in_play_with_bots(
+    session: AsyncSession, after: str = "", limit: int = 500, idle_before: datetime | None = None
+) -> list[BotRoom]:
+    """Running games with a bot seat, by room id after ``after``: one page of ``limit``.
+
+    With ``idle_before``, only rooms whose last event is older than that: a bot turn
+    nobody took (its process died) shows up here.
+    """
+    has_bot = (
+        select(Seat.room_id)
+        .where(Seat.room_id == Room.id, or_(Seat.bot.is_not(None), Seat.stand_in.is_not(None)))
+        .exists()
+    )
+    query = (
+        select(Room.id, func.max(Event.seq))
+        .join(Event, Event.room_id == Room.id)
+        .where(Room.status == "playing", Room.id > after, has_bot)
+        .group_by(Room.id)
+        .order_by(Room.id)
         .limit(limit)
     )
-    return list(rows)
+    if idle_before is not None:
+        query = query.having(func.max(Event.created_at) < idle_before)
+    rows = await session.execute(query)
+    return [BotRoom(id=room_id, seq=int(seq)) for room_id, seq in rows]
 
 
 async def count_rooms_by_status(session: AsyncSession) -> dict[str, int]:

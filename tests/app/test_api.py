@@ -41,7 +41,9 @@ def _auth(token: str) -> dict[str, str]:
 
 
 def test_healthz_and_games(client: TestClient) -> None:
-    assert client.get("/healthz").json() == {"status": "ok"}
+    health = client.get("/healthz").json()
+    assert health["status"] == "ok"
+    assert health["checks"]["database"] == {"status": "ok"}
     games = {g["name"]: g for g in client.get("/api/games").json()}
     assert "blokus" in games
     for game in games.values():

@@ -1,0 +1,59 @@
+"""The periodic catch-up: sockets get every event even when a doorbell was lost.
+
+The doorbell is only a hint. If Redis was down, or a bell got lost between two
+processes, a socket on this process would wait for the next bell. So every
+``HEAL_SECONDS`` each process compares the rooms it holds sockets for with the
+log, and pushes to every room whose sockets are behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from app.errors import ApiError
+from app.hub import Hub
+from app.rooms import Rooms
+
+log = logging.getLogger(__name__)
+
+
+class CatchUp:
+    def __init__(self, hub: Hub, rooms: Rooms, every_seconds: float) -> None:
+        self.hub = hub
+        self.rooms = rooms
+        self.every = every_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.once()
+            except Exception:
+                log.exception("catch-up round failed")
+
+    async def once(self) -> list[str]:
+        """Push to every held room whose sockets are behind the log; returns those rooms."""
+        behind = []
+        for room_id, seq in self.hub.held_rooms().items():
+            try:
+                state = await self.rooms.load(room_id)
+            except ApiError:
+                continue
+            if state.seq > seq:
+                behind.append(room_id)
+                await self.hub.on_bell(room_id, {})
+        if behind:
+            log.info("caught up %d room(s) a doorbell missed", len(behind))
+        return behind

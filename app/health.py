@@ -1,0 +1,57 @@
+"""What ``/healthz`` answers: each part the service needs, and whether it is well.
+
+The database is the truth: without it nothing works, so the answer is 503. Redis
+and the bot workers only make the service degraded: play goes on (bells heal
+through the periodic catch-up, a broken bot pool is rebuilt), so the answer
+stays 200 with ``"status": "degraded"`` and names what is degraded, for a
+monitor to alert on without a load balancer taking the process out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.services import Services
+
+DATABASE_TIMEOUT = 5.0
+
+
+async def database(engine: AsyncEngine) -> dict[str, Any]:
+    async def ping() -> None:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    try:
+        await asyncio.wait_for(ping(), DATABASE_TIMEOUT)
+    except Exception as exc:
+        return {"status": "down", "message": f"{type(exc).__name__}: {exc}".rstrip(": ")}
+    return {"status": "ok"}
+
+
+async def redis(services: Services) -> dict[str, Any] | None:
+    """``None`` when no Redis is configured (one process, in-process doorbell)."""
+    if services.redis is None:
+        return None
+    if not services.redis.up:
+        await services.redis.check()
+    return services.doorbell.health()
+
+
+async def check(services: Services) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and the body: ``ok``, ``degraded`` (200) or ``down`` (503)."""
+    checks: dict[str, Any] = {"database": await database(services.engine)}
+    redis_check = await redis(services)
+    if redis_check is not None:
+        checks["redis"] = redis_check
+    services.bots.pool.check()
+    checks["bots"] = services.bots.health()
+    if checks["database"]["status"] != "ok":
+        return 503, {"status": "down", "down": ["database"], "checks": checks}
+    degraded = sorted(name for name, part in checks.items() if part["status"] != "ok")
+    if degraded:
+        return 200, {"status": "degraded", "degraded": degraded, "checks": checks}
+    return 200, {"status": "ok", "checks": checks}
