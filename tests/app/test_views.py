@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
+from app.views import seat_list
 from tests.app.inprocess_socket import receive_text
 
 RULES = {"start_when_full": False, "anyone_can_start": False, "shuffle_seats": False}
@@ -160,3 +161,13 @@ def test_a_socket_hello_gets_the_missed_events_and_marks_its_seat_online(
         assert [s["online"] for s in state["room"]["seats"]] == [False, True]
         seats = client.get(f"/api/rooms/{room}").json()["seats"]
         assert [s["online"] for s in seats] == [False, True]
+
+
+def test_a_seat_missing_from_the_presence_map_is_offline_and_a_bot_always_online(
+    client: TestClient,
+) -> None:
+    room, _ = _lobby_with_a_bot(client)
+    services: Any = client.app.state.services  # type: ignore[attr-defined]
+    state = client.portal.call(services.rooms.load, room)  # type: ignore[union-attr]
+    seats = seat_list(state, state.seat_records(), {})
+    assert [s["online"] for s in seats] == [False, False, True]
