@@ -12,6 +12,8 @@ one the models have and the database lacks.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import pkgutil
 from typing import Any
 
 import pytest
@@ -21,10 +23,22 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Connection, Integer, MetaData, inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import app
 from app.migrate import alembic_config, downgrade, upgrade
 from app.models import Base
 
-APP_TABLES = set(Base.metadata.tables)
+
+def _every_model() -> MetaData:
+    """``Base.metadata`` once every app module is imported: model modules beside
+    app/models.py (the alert tables, say) add their tables to it when imported."""
+    for module in pkgutil.iter_modules(app.__path__):
+        if module.name != "__main__":
+            importlib.import_module(f"app.{module.name}")
+    return Base.metadata
+
+
+MODELS = _every_model()
+APP_TABLES = set(MODELS.tables)
 
 
 def _on_database(url: str, work: Any) -> Any:
@@ -39,7 +53,7 @@ def _on_database(url: str, work: Any) -> Any:
     return asyncio.run(run())
 
 
-def schema_drift(url: str, metadata: MetaData = Base.metadata) -> list[Any]:
+def schema_drift(url: str, metadata: MetaData = MODELS) -> list[Any]:
     """What autogenerate would write to bring the database in line with ``metadata``."""
 
     def compare(connection: Connection) -> list[Any]:
@@ -99,7 +113,7 @@ def _current_revisions(url: str) -> set[str]:
 
 def _copy_of_models() -> MetaData:
     copy = MetaData()
-    for table in Base.metadata.tables.values():
+    for table in MODELS.tables.values():
         table.to_metadata(copy)
     return copy
 
