@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint fmt types unit e2e bench test-long screenshots clean browser proxy
+.PHONY: run test lint fmt types unit e2e bench test-long mutate screenshots clean browser proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -63,6 +63,15 @@ test-long: $(VENV)/.installed-dev
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q tests/engines/test_contract.py
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q tests/app/test_fuzz.py
 
+# mutation testing: mutmut breaks the rule, view and seat-view modules one small
+# change at a time and runs the fast tests (SQLite only) against each; the report
+# gives the share killed per module (docs/testing.md). Long, never part of `make test`.
+MUTATE_JOBS ?= 2
+mutate: $(VENV)/.installed-dev
+	rm -rf mutants
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/python tools/mutation_report.py | tee mutants/report.json
+
 bench: $(VENV)/.installed
 	@for script in bench/*.py; do $(BIN)/python $$script; done
 
@@ -70,4 +79,4 @@ screenshots: $(VENV)/.installed-dev browser
 	$(BIN)/python tools/screenshots.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data mutants

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -24,7 +24,7 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     creator_seat: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    status: Mapped[str] = mapped_column(String(16), default="lobby", index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -67,7 +67,6 @@ class Snapshot(Base):
     """An engine ``dump`` of the game in progress as of ``seq``, so loading stays short."""
 
     __tablename__ = "snapshots"
-    __table_args__ = (Index("ix_snapshots_room_seq", "room_id", "seq"),)
 
     room_id: Mapped[str] = mapped_column(
         ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True

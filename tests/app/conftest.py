@@ -75,6 +75,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return pg
 
 
+@pytest.fixture(params=BACKENDS)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database nobody has migrated yet, this test's alone (SQLite, and PostgreSQL)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+        return
+    pg: str | None = request.getfixturevalue("postgres_url")
+    if pg is None:
+        pytest.skip("TEST_DATABASE_URL not set")
+    head, _, session_db = pg.rpartition("/")
+    name = f"{session_db}_{secrets.token_hex(3)}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"', pg))
+    yield f"{head}/{name}"
+    asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', pg))
+
+
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(

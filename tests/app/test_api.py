@@ -81,7 +81,7 @@ def test_spectator_state_has_no_hand_and_no_moves(client: TestClient) -> None:
     client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
     state = client.get(f"/api/rooms/{room}/state").json()
     assert state["you"] is None
-    assert state["view"]["mine"] is None
+    assert state["view"]["mine"] is None, "the spectator received a seat's secret word"
     assert state["legal_moves"] == []
 
 

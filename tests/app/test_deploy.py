@@ -27,7 +27,6 @@ import pytest
 import yaml
 
 from app.config import Settings
-from app.migrate import downgrade, upgrade
 from tests.server import ROOT, free_port
 
 COMPOSE_TEXT = (ROOT / "docker-compose.yml").read_text()
@@ -243,13 +242,6 @@ def test_the_images_start_command_migrates_and_serves(database_url: str, tmp_pat
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=15)
-
-
-def test_migrations_go_down_and_up_again(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"
-    upgrade(url)
-    downgrade(url, "base")
-    upgrade(url)
 
 
 def test_alembic_cli_works_on_its_own(tmp_path: Path) -> None:

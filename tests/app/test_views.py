@@ -1,0 +1,173 @@
+"""The exact shape of what app/views.py sends: room info, seat list, events, state.
+
+The leak tests check what a message must not carry; these check every field it
+must carry, with its value, in the lobby, while playing and once the game is
+over (the mutation run of `make mutate` found these fields unchecked).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from app.views import seat_list
+from tests.app.inprocess_socket import receive_text
+
+RULES = {"start_when_full": False, "anyone_can_start": False, "shuffle_seats": False}
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _seat(seat: int, name: str | None, kind: str, **extra: Any) -> dict[str, Any]:
+    return {"seat": seat, "name": name, "kind": kind, "bot": None, "online": False} | {
+        "to_act": False,
+        **extra,
+    }
+
+
+def _lobby_with_a_bot(client: TestClient) -> tuple[str, str]:
+    created = client.post(
+        "/api/rooms", json={"game": "secret", "players": 3, "name": "Anna", "bots": {"2": "one"}}
+    )
+    assert created.status_code == 201, created.text
+    return created.json()["room"], created.json()["token"]
+
+
+def _two_seat_game(client: TestClient) -> tuple[str, list[str]]:
+    created = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": "Anna"})
+    room = created.json()["room"]
+    ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    tokens = [created.json()["token"], ben]
+    started = client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    assert started.status_code == 200, started.text
+    return room, tokens
+
+
+def test_room_info_carries_every_field_of_the_room_and_its_seats(client: TestClient) -> None:
+    room, _ = _lobby_with_a_bot(client)
+    assert client.get(f"/api/rooms/{room}").json() == {
+        "id": room,
+        "game": "secret",
+        "title": "Secret count",
+        "players": 3,
+        "options": {},
+        "rules": RULES,
+        "creator_seat": 0,
+        "status": "lobby",
+        "seq": 1,
+        "game_no": 0,
+        "seats": [
+            _seat(0, "Anna", "human"),
+            _seat(1, None, "empty"),
+            _seat(2, None, "bot", bot="one", online=True),
+        ],
+    }
+
+
+def test_the_lobby_state_has_no_view_moves_or_result_yet(client: TestClient) -> None:
+    room, anna = _lobby_with_a_bot(client)
+    state = client.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()
+    assert state == {
+        "type": "state",
+        "seq": 1,
+        "game_seq": 0,
+        "you": 0,
+        "room": client.get(f"/api/rooms/{room}").json(),
+        "view": None,
+        "to_act": [],
+        "legal_moves": [],
+        "result": None,
+        "events": [],
+    }
+
+
+def test_only_the_seat_to_act_is_marked_and_gets_legal_moves(client: TestClient) -> None:
+    room, tokens = _two_seat_game(client)
+    states = {
+        seat: client.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()
+        for seat, token in [(0, tokens[0]), (1, tokens[1]), (None, None)]
+    }
+    for seat, state in states.items():
+        assert state["you"] == seat
+        assert state["room"]["status"] == "playing"
+        assert state["to_act"] == [0]
+        assert [s["to_act"] for s in state["room"]["seats"]] == [True, False]
+        assert state["view"] == {"total": 0, "turn": 0, "mine": state["view"]["mine"]}
+        assert state["result"] is None
+    assert states[0]["legal_moves"] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert states[1]["legal_moves"] == [], "a seat not to act was offered moves"
+    assert states[None]["legal_moves"] == [], "the spectator was offered moves"
+
+
+def test_once_over_nobody_is_to_act_and_the_result_is_told(client: TestClient) -> None:
+    room, tokens = _two_seat_game(client)
+    state = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[0])).json()
+    while state["result"] is None:
+        seat = state["to_act"][0]
+        state = client.post(
+            f"/api/rooms/{room}/moves",
+            json={"seq": state["seq"], "move": {"n": 3}},
+            headers=_auth(tokens[seat]),
+        ).json()
+    # 3 per move to 12: seat 1 says the fourth 3
+    assert state["result"] == {"scores": [0, 1], "ranks": [2, 1]}
+    assert state["room"]["status"] == "finished"
+    assert state["to_act"] == []
+    assert state["legal_moves"] == []
+    assert [s["to_act"] for s in state["room"]["seats"]] == [False, False]
+
+
+def test_public_events_carry_seq_kind_time_and_their_public_fields(client: TestClient) -> None:
+    room, _ = _lobby_with_a_bot(client)
+    (created,) = client.get(f"/api/rooms/{room}/events", params={"after": 0}).json()["events"]
+    assert isinstance(datetime.fromisoformat(created.pop("at")), datetime)
+    assert created == {
+        "seq": 1,
+        "kind": "room_created",
+        "game": "secret",
+        "players": 3,
+        "options": {},
+        "creator_seat": 0,
+        "name": "Anna",
+        "bots": {"2": "one"},
+    }
+
+
+def test_a_socket_hello_gets_the_missed_events_and_marks_its_seat_online(
+    client: TestClient,
+) -> None:
+    room, tokens = _two_seat_game(client)
+    log = client.get(f"/api/rooms/{room}/events", params={"after": 0}).json()["events"]
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1], "since": 1})
+        state = json.loads(receive_text(ws, "seat 1"))
+        assert state["you"] == 1
+        assert state["events"] == [e for e in log if e["seq"] > 1]
+        assert [s["online"] for s in state["room"]["seats"]] == [False, True]
+        seats = client.get(f"/api/rooms/{room}").json()["seats"]
+        assert [s["online"] for s in seats] == [False, True]
+
+
+def test_a_seat_missing_from_the_presence_map_is_offline_and_a_bot_always_online(
+    client: TestClient,
+) -> None:
+    room, _ = _lobby_with_a_bot(client)
+    services: Any = client.app.state.services  # type: ignore[attr-defined]
+    state = client.portal.call(services.rooms.load, room)  # type: ignore[union-attr]
+    seats = seat_list(state, state.seat_records(), {})
+    assert [s["online"] for s in seats] == [False, False, True]
