@@ -20,7 +20,13 @@ from app.main import create_app
 from app.views import seat_list
 from tests.app.inprocess_socket import receive_text
 
-RULES = {"start_when_full": False, "anyone_can_start": False, "shuffle_seats": False}
+RULES = {
+    "start_when_full": False,
+    "anyone_can_start": False,
+    "shuffle_seats": False,
+    "turn_seconds": None,
+    "on_timeout": "bot_move",
+}
 
 
 @pytest.fixture
@@ -35,7 +41,10 @@ def _auth(token: str | None) -> dict[str, str]:
 
 def _seat(seat: int, name: str | None, kind: str, **extra: Any) -> dict[str, Any]:
     return {"seat": seat, "name": name, "kind": kind, "bot": None, "online": False} | {
+        "stand_in": None,
         "to_act": False,
+        "deadline": None,
+        "time_left": None,
         **extra,
     }
 
