@@ -401,8 +401,6 @@ function boardStatus() {
   return el.board.querySelector(".game-status")?.textContent?.trim() ?? "";
 }
 
-
-
 /** @returns {import("./room/log.js").LogLine[]} every line of the log */
 function renderLog() {
   const lines = events.flatMap((e) => describeEvent(e, { names: names(), t, lang: lang(), describeMove: game?.describeMove ?? null }));
@@ -442,7 +440,6 @@ async function move(moveBody) {
   try {
     if (socket.open) await socket.move(current.seq, moveBody);
     else adopt(await api.playMove(roomId, token, current.seq, moveBody));
-    if (boardHadFocus) queueMicrotask(() => keepFocus(el.board));
   } catch (err) {
     toastError(err);
     throw err;

@@ -16,15 +16,17 @@
  */
 export async function sendMove(root, onMove, move) {
   root.classList.add("game-busy");
+  let taken = false;
   try {
     await onMove(move);
-    keepFocus(root);
-    return true;
+    taken = true;
   } catch {
-    return false;
+    // refused: the shell has said why
   } finally {
     root.classList.remove("game-busy");
   }
+  if (taken) keepFocus(root);
+  return taken;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function sendMove(root, onMove, move) {
  * @param {HTMLElement} root
  */
 export function keepFocus(root) {
+  if (typeof document === "undefined") return;
   const active = document.activeElement;
   if (active && active !== document.body && active.isConnected) return;
   const status = /** @type {HTMLElement|null} */ (root.querySelector(".game-status"));
