@@ -34,6 +34,11 @@ proxy:
 	  echo "installing Debian's caddy for the reverse proxy test"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null; }
 
+# npm's test tools (axe-core for the accessibility checks), as package-lock.json pins them
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -45,12 +50,12 @@ fmt: $(VENV)/.installed-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-unit: $(VENV)/.installed-dev
+unit: $(VENV)/.installed-dev node_modules/.installed
 	$(BIN)/pytest -q -m "not slow"
 
 # without TEST_DATABASE_URL / TEST_REDIS_URL, throwaway PostgreSQL and Redis servers run
 # the service tests when their programs are installed (tools/services.py); CI sets both
-test: $(VENV)/.installed-dev browser proxy lint types
+test: $(VENV)/.installed-dev node_modules/.installed browser proxy lint types
 	$(BIN)/python tools/services.py -- $(BIN)/pytest -q -m "not slow"
 	@if ls static/tests/*.test.js >/dev/null 2>&1; then node --test static/tests/; fi
 
@@ -79,4 +84,4 @@ screenshots: $(VENV)/.installed-dev browser
 	$(BIN)/python tools/screenshots.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache data mutants
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache data mutants

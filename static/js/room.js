@@ -18,7 +18,8 @@ import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
 import { describeEvent } from "./room/log.js";
 import { seatNames } from "./room/names.js";
-import { renderRematchBar, renderResult } from "./room/result.js";
+import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
+import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
@@ -26,13 +27,14 @@ import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
 import { confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
+import { keepFocus } from "./games/sending.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
 /**
  * What a game's renderer module exports.
  * @typedef {object} GameModule
- * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t}) => {update: (state: StateMessage) => void, destroy: () => void}} mount
+ * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t, say: (text: string) => void}) => {update: (state: StateMessage) => void, destroy: () => void}} mount
  * @property {import("./room/log.js").DescribeMove} [describeMove]
  * @property {(result: any, names: string[], tr: typeof t) => string[]} [resultDetails]
  * @property {(room: import("./messages.js").StateMessage["room"], tr: typeof t) => string[]} [howToPlay]
@@ -64,6 +66,9 @@ let renderer = null;
 /** @type {number|null} */
 let claiming = null;
 let resultClosedFor = -1;
+let resultFocusedFor = -1;
+/** whether the keyboard was last inside the board (a redraw may take the focused control away) */
+let boardHadFocus = false;
 /** @type {import("./api.js").GameInfo[]} */
 let games = [];
 let queue = Promise.resolve();
@@ -92,6 +97,7 @@ const el = {
   chatInput: /** @type {HTMLInputElement} */ (byId("chat-input")),
   chatNote: byId("chat-note"),
 };
+const announcer = new Announcer(byId("announce"));
 
 const gameTitle = () => (current ? titleOf(current.room.game, current.room.title) : "");
 /** @param {string} name @param {string} fallback */
@@ -219,7 +225,7 @@ function render() {
   renderShare(el.share, { room: roomId, token, seated: you != null, t, origin: publicUrl });
   renderLobby();
   renderBoard();
-  renderLog();
+  const lines = renderLog();
   renderChat(el.chatList, events, { you, lang: lang() });
   el.chatInput.disabled = you == null;
   el.chatNote.hidden = you != null;
@@ -239,7 +245,14 @@ function render() {
       },
     });
   } else el.result.hidden = true;
-  if (room.status === "finished" && current.result && !results) {
+  const over = room.status === "finished" && current.result;
+  announcer.update(lines, over ? `${t("result.game_over")} ${resultHeadline(current, names(), t, lang())}` : room.status === "playing" ? boardStatus() : el.sub.textContent ?? "");
+  if (results && resultFocusedFor !== room.game_no) {
+    // the game just ended (or the page opened on its result): the keyboard starts at the result
+    resultFocusedFor = room.game_no;
+    /** @type {HTMLElement|null} */ (el.result.querySelector("#result-title"))?.focus();
+  }
+  if (over && !results) {
     renderRematchBar(el.rematchBar, current, {
       t,
       names: names(),
@@ -378,10 +391,17 @@ function renderBoard() {
     renderer = null;
     return;
   }
-  if (!renderer) renderer = game.mount(el.board, { onMove: move, t });
+  if (!renderer) renderer = game.mount(el.board, { onMove: move, t, say: (text) => announcer.say(text) });
   renderer.update(current);
+  if (boardHadFocus) keepFocus(el.board);
 }
 
+/** The board's status line: whose turn it is, in the game's words. */
+function boardStatus() {
+  return el.board.querySelector(".game-status")?.textContent?.trim() ?? "";
+}
+
+/** @returns {import("./room/log.js").LogLine[]} every line of the log */
 function renderLog() {
   const lines = events.flatMap((e) => describeEvent(e, { names: names(), t, lang: lang(), describeMove: game?.describeMove ?? null }));
   const stick = el.log.scrollHeight - el.log.scrollTop - el.log.clientHeight < 40;
@@ -396,6 +416,7 @@ function renderLog() {
   el.log.dataset.count = String(lines.length);
   el.log.dataset.lang = lang();
   if (stick || start === 0) el.log.scrollTop = el.log.scrollHeight;
+  return lines;
 }
 
 function renderSoundButton() {
@@ -465,6 +486,10 @@ el.chatForm.addEventListener("submit", async (e) => {
 
 const alertsPanel = new AlertsPanel(roomId, () => token);
 el.notify.addEventListener("click", () => alertsPanel.open());
+
+document.addEventListener("focusin", (e) => {
+  boardHadFocus = e.target instanceof Node && el.board.contains(e.target);
+});
 
 el.helpBtn.addEventListener("click", showHelp);
 closeOnBackdrop(el.help);

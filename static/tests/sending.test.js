@@ -31,3 +31,25 @@ test("a refused move answers false and clears the busy mark", async () => {
   assert.equal(ok, false);
   assert.equal(root.classes.has("game-busy"), false);
 });
+
+test("after a move whose control is gone, the keyboard lands on the status line", async () => {
+  const root = fakeRoot();
+  /** @type {string[]} */
+  const focused = [];
+  const status = { tabIndex: 0, focus: () => focused.push("status") };
+  const body = {};
+  Object.assign(root, { querySelector: (/** @type {string} */ sel) => (sel === ".game-status" ? status : null) });
+  const saved = globalThis.document;
+  /** @type {any} */ (globalThis).document = { activeElement: body, body };
+  try {
+    assert.equal(await sendMove(/** @type {any} */ (root), async () => {}, {}), true);
+    assert.deepEqual(focused, ["status"]);
+    assert.equal(status.tabIndex, -1);
+    // a control that is still there keeps the focus
+    /** @type {any} */ (globalThis).document = { activeElement: { isConnected: true }, body };
+    await sendMove(/** @type {any} */ (root), async () => {}, {});
+    assert.deepEqual(focused, ["status"]);
+  } finally {
+    /** @type {any} */ (globalThis).document = saved;
+  }
+});

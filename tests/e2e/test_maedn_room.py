@@ -260,7 +260,7 @@ def test_a_steal_with_two_possible_victims_lets_the_player_choose_by_keyboard(pe
 
     # both dice together only start a row: 4 + 5 = 9
     expect(page.locator(".md-both")).to_have_attribute(
-        "aria-label", "Both dice together, 4 + 5 = 9, to start a row"
+        "aria-label", "Both together, 4 + 5 = 9: both dice, to start a row"
     )
     die = page.get_by_role("button", name="Die 4", exact=True)
     die.focus()

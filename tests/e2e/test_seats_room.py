@@ -97,7 +97,7 @@ def test_a_freed_seat_is_played_by_a_bot_until_someone_takes_it_by_the_link(
 ) -> None:
     host, guest, url = _timed_table(person)
     host.locator(".seat[data-seat='1']").get_by_role(
-        "button", name="Free Ben's seat for someone else"
+        "button", name="Free the seat of Ben for someone else"
     ).click()
     dialog = host.get_by_role("dialog")
     expect(dialog).to_contain_text("Ben loses the seat for good")

@@ -16,6 +16,7 @@ import { Tray } from "./blokus/tray.js";
 import strings from "./blokus/strings.js";
 
 export { howToPlay } from "./blokus/help.js";
+import { aroundWords, cornersWords, pieceWords, scoresWords } from "./blokus/speech.js";
 import { LegalIndex, cellsKey, clampAnchor, flip, normalize, placeAt, rotate, rotateBack } from "./blokus/geometry.js";
 
 addStrings(strings);
@@ -31,6 +32,7 @@ const ZOOMS = [1, 1.5, 2];
  * @typedef {object} MountOptions
  * @property {(move: unknown) => Promise<unknown>} onMove  send a move; rejects when refused
  * @property {Translate} t
+ * @property {(text: string) => void} [say]  speak through the room's live region
  */
 
 /**
@@ -87,7 +89,7 @@ function swatch(index, name) {
  * @param {HTMLElement} root
  * @param {MountOptions} options
  */
-export function mount(root, { onMove, t }) {
+export function mount(root, { onMove, t, say = () => {} }) {
   /** @type {StateMessage|null} */
   let state = null;
   /** @type {any} */
@@ -103,12 +105,12 @@ export function mount(root, { onMove, t }) {
   /** @type {Board|null} */
   let board = null;
 
-  const status = h("p", { class: "game-status bk-status", "aria-live": "polite" });
-  const hint = h("p", { class: "bk-hint-text", "aria-live": "polite" });
+  const status = h("p", { class: "game-status bk-status" });
+  const hint = h("p", { class: "bk-hint-text" });
   const boardWrap = h("div", { class: "bk-board-wrap" });
   // phones: the board can be zoomed; the wrap then scrolls (pans) under a finger
   let zoom = ZOOMS.includes(Number(pref("blokus.zoom"))) ? Number(pref("blokus.zoom")) : 1;
-  const zoomLabel = h("span", { class: "bk-zoom-level", "aria-live": "polite" });
+  const zoomLabel = h("span", { class: "bk-zoom-level" });
   const zoomBtn = (/** @type {string} */ key, /** @type {string} */ icon, /** @type {number} */ step) =>
     h("button", { type: "button", class: `btn btn-small bk-zoom-${key}`, title: t(`blokus.zoom_${key}`), "aria-label": t(`blokus.zoom_${key}`), on: { click: () => setZoom(step) } }, icon);
   const zoomOut = zoomBtn("out", "−", -1);
@@ -141,7 +143,7 @@ export function mount(root, { onMove, t }) {
       },
     },
   });
-  const keysHelp = h("p", { class: "game-keys bk-keys muted" }, t("blokus.keys_help"));
+  const keysHelp = h("p", { class: "game-keys bk-keys muted" }, t("blokus.keys_help"), " ", h("span", { class: "game-keys-words" }, t("blokus.keys_words")));
   const trayBox = h("section", { class: "game-card bk-tray-box" }, trayTitle, controls, hint, tray.el);
   const side = h(
     "div",
@@ -232,6 +234,7 @@ export function mount(root, { onMove, t }) {
     pick.anchor = spots[0] ?? clampAnchor(pick.shape, pick.anchor ?? [Math.floor(view.size / 2), Math.floor(view.size / 2)], view.size);
     lastTap = "";
     render();
+    sayPiece();
     /** @type {HTMLElement} */ (/** @type {unknown} */ (board?.el))?.focus({ preventScroll: true });
     keepInReach();
     revealGhost();
@@ -254,6 +257,34 @@ export function mount(root, { onMove, t }) {
     pick.shape = how(pick.shape);
     if (pick.anchor) pick.anchor = clampAnchor(pick.shape, pick.anchor, view.size);
     render();
+    sayPiece();
+  }
+
+  /** The piece being placed, in words, through the room's live region. */
+  function sayPiece() {
+    if (!pick || !view) return;
+    say(
+      pieceWords(
+        {
+          piece: pick.piece,
+          base: normalize(view.pieces[pick.piece]),
+          shape: pick.shape,
+          cells: ghostCells(),
+          fits: ghostLegal(),
+          spots: myTurn ? legal.anchors(pick.piece, pick.shape).length : 0,
+          myTurn,
+        },
+        t,
+      ),
+    );
+  }
+
+  /** The square the words about the board are centred on: the piece's, else the middle. @returns {Cell} */
+  function focusSquare() {
+    const cells = ghostCells();
+    if (cells?.length) return cells[0];
+    const middle = Math.floor((view?.size ?? 0) / 2);
+    return [middle, middle];
   }
 
   /** @param {number} dr @param {number} dc */
@@ -262,6 +293,7 @@ export function mount(root, { onMove, t }) {
     const at = pick.anchor ?? [Math.floor(view.size / 2), Math.floor(view.size / 2)];
     pick.anchor = clampAnchor(pick.shape, [at[0] + dr, at[1] + dc], view.size);
     render();
+    sayPiece();
     revealGhost();
   }
 
@@ -351,6 +383,20 @@ export function mount(root, { onMove, t }) {
       void place();
       return;
     }
+    /** @type {Record<string, () => string>} */
+    const words = {
+      p: () => (pick ? "" : t("blokus.hint.pick")),
+      b: () => (view ? aroundWords(view, focusSquare(), t) : ""),
+      c: () => (view ? cornersWords(view, t) : ""),
+      o: () => (view ? scoresWords(view, names, t) : ""),
+    };
+    if (words[key] && !e.shiftKey) {
+      e.preventDefault();
+      const text = words[key]();
+      if (text) say(text);
+      else sayPiece();
+      return;
+    }
     const action = actions[key];
     if (!action || !pick) return;
     e.preventDefault();
@@ -388,7 +434,7 @@ export function mount(root, { onMove, t }) {
                 : null,
             h("span", { class: "muted small" }, t("blokus.pieces_left", { count: c.remaining.length })),
           ),
-          h("span", { class: "bk-score-num", "aria-label": t("blokus.score_label", { score: c.score }) }, String(c.score)),
+          h("span", { class: "bk-score-num" }, h("span", { class: "sr-only" }, t("blokus.score_label", { score: c.score })), h("span", { "aria-hidden": "true" }, String(c.score))),
         );
       }),
     );

@@ -21,6 +21,7 @@ import strings from "./m/strings.js";
 export { howToPlay } from "./m/help.js";
 import { TableView } from "./m/table.js";
 import { cardName, describeMove as describe, statusText } from "./m/words.js";
+import { playersWords, tableWords } from "./m/speech.js";
 
 addStrings(strings);
 
@@ -33,6 +34,7 @@ addStrings(strings);
  * @typedef {object} MountOptions
  * @property {(move: unknown) => Promise<unknown>} onMove  send a move; rejects when refused
  * @property {Translate} t
+ * @property {(text: string) => void} [say]  speak through the room's live region
  */
 
 /**
@@ -53,7 +55,7 @@ export function describeMove(log, names, t) {
  * @param {HTMLElement} root
  * @param {MountOptions} options
  */
-export function mount(root, { onMove, t }) {
+export function mount(root, { onMove, t, say = () => {} }) {
   /** @type {any} */
   let view = null;
   /** @type {number|null} */
@@ -65,7 +67,7 @@ export function mount(root, { onMove, t }) {
   let picked = null;
   let busy = false;
 
-  const status = h("p", { class: "game-status mm-status", "aria-live": "polite" });
+  const status = h("p", { class: "game-status mm-status" });
   const lineText = h("p", { class: "mm-choice-text" });
   const lineButton = (/** @type {"row"|"col"} */ line, /** @type {string} */ icon) =>
     h(
@@ -132,7 +134,7 @@ export function mount(root, { onMove, t }) {
       "div",
       { class: "game-prefs mm-prefs" },
       h("label", { class: "check" }, initialsBox, h("span", {}, t("m.initials"))),
-      h("p", { class: "game-keys mm-keys muted" }, t("m.keys_help")),
+      h("p", { class: "game-keys mm-keys muted" }, t("m.keys_help"), " ", h("span", { class: "game-keys-words" }, t("m.keys_words"))),
     ),
   );
   const container = h("div", { class: "game-view mm" }, status, lineBar, h("div", { class: "game-main mm-main" }, table.el, side));
@@ -170,9 +172,17 @@ export function mount(root, { onMove, t }) {
 
   /** @param {KeyboardEvent} e */
   function onKey(e) {
-    if (e.key !== "Escape" || !picked || e.defaultPrevented) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const target = /** @type {HTMLElement|null} */ (e.target);
     if (target?.closest?.("dialog[open], input, textarea, select")) return;
+    const letter = e.key.toLowerCase();
+    if (view && (letter === "t" || letter === "o")) {
+      e.preventDefault();
+      const card = view.hand?.find((/** @type {Card} */ c) => c.id === picked) ?? null;
+      say(letter === "t" ? tableWords(view, card, playing() && card ? moves.cellsFor(card.id) : [], t) : playersWords(view, names, you, t));
+      return;
+    }
+    if (e.key !== "Escape" || !picked) return;
     const inTable = target instanceof HTMLElement && table.el.contains(target);
     const card = picked;
     picked = null;

@@ -20,6 +20,7 @@ import strings from "./maedn/strings.js";
 export { howToPlay } from "./maedn/help.js";
 import { renderMiddle, renderPlayer } from "./maedn/table.js";
 import { describeMove as describe, nameOf } from "./maedn/words.js";
+import { playersWords, tableWords } from "./maedn/speech.js";
 
 addStrings(strings);
 
@@ -33,6 +34,7 @@ addStrings(strings);
  * @typedef {object} MountOptions
  * @property {(move: unknown) => Promise<unknown>} onMove  send a move; rejects when refused
  * @property {Translate} t
+ * @property {(text: string) => void} [say]  speak through the room's live region
  */
 
 /**
@@ -51,7 +53,7 @@ export function describeMove(log, names, t) {
  * @param {HTMLElement} root
  * @param {MountOptions} options
  */
-export function mount(root, { onMove, t }) {
+export function mount(root, { onMove, t, say = () => {} }) {
   /** @type {StateMessage|null} */
   let state = null;
   /** @type {any} */
@@ -74,7 +76,7 @@ export function mount(root, { onMove, t }) {
   /** @type {WeakMap<HTMLElement, string>} */
   const shown = new WeakMap();
 
-  const status = h("p", { class: "game-status md-status", "aria-live": "polite" });
+  const status = h("p", { class: "game-status md-status" });
   const lastLine = h("p", { class: "md-lastline" });
   const middle = h("div", { class: "md-middle-wrap" });
   const legend = h("p", { class: "md-legend muted small" });
@@ -91,6 +93,7 @@ export function mount(root, { onMove, t }) {
   const scoreBox = h("section", { class: "game-card md-box md-score-box" }, h("h3", {}, t("maedn.scores.title")), scoreTarget, scores);
   const piles = h("div", { class: "md-piles" });
   const pileBox = h("section", { class: "game-card md-box md-pile-box" }, h("h3", {}, t("maedn.piles.title")), piles);
+  const keysWords = h("p", { class: "game-keys md-keys muted" }, t("maedn.keys_words"));
   const container = h(
     "div",
     { class: "game-view maedn" },
@@ -102,7 +105,7 @@ export function mount(root, { onMove, t }) {
       // wide: the middle and your rows on the left; your dice and the others' rows on the
       // right, so a 2-3 player table shows every row without scrolling
       h("div", { class: "md-col md-col-table" }, middleBox, mineBox),
-      h("div", { class: "md-col md-col-side" }, handBox, othersBox, scoreBox, pileBox),
+      h("div", { class: "md-col md-col-side" }, handBox, othersBox, scoreBox, pileBox, keysWords),
     ),
   );
   root.classList.add("game-root", "md-root");
@@ -164,10 +167,17 @@ export function mount(root, { onMove, t }) {
 
   /** @param {KeyboardEvent} e */
   function onKey(e) {
-    if (e.key !== "Escape" || e.defaultPrevented || !pick.key) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const target = /** @type {HTMLElement|null} */ (e.target);
     if (target?.closest?.("dialog[open]")) return;
     if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    const letter = e.key.toLowerCase();
+    if (view && (letter === "t" || letter === "o")) {
+      e.preventDefault();
+      say(letter === "t" ? tableWords(view, names, you(), t) : playersWords(view, names, you(), t));
+      return;
+    }
+    if (e.key !== "Escape" || !pick.key) return;
     e.preventDefault();
     clear();
   }

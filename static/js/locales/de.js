@@ -250,7 +250,7 @@ export default {
   "seat.hand_over_text": "Ein Bot spielt für {name}, bis sie zurückkommen und ihren Platz wieder übernehmen.",
   "seat.hand_over_confirm": "Übergeben",
   "seat.free_seat": "Platz freigeben",
-  "seat.free_label": "Den Platz von {name} für jemand anderen freigeben",
+  "seat.free_label": "Platz freigeben: den Platz von {name} für jemand anderen",
   "seat.free_title": "Den Platz von {name} freigeben?",
   "seat.free_text": "{name} verliert den Platz endgültig. Ein Bot spielt ihn, bis jemand ihn über den Link des Tischs übernimmt.",
   "seat.free_confirm": "Freigeben",

@@ -250,7 +250,7 @@ export default {
   "seat.hand_over_text": "A bot plays for {name} until they come back and take their seat over again.",
   "seat.hand_over_confirm": "Hand over",
   "seat.free_seat": "Free the seat",
-  "seat.free_label": "Free {name}'s seat for someone else",
+  "seat.free_label": "Free the seat of {name} for someone else",
   "seat.free_title": "Free {name}'s seat?",
   "seat.free_text": "{name} loses the seat for good. A bot plays it until someone takes it by the table's link.",
   "seat.free_confirm": "Free the seat",

@@ -25,19 +25,13 @@ export function renderResult(box, state, { t, lang, names, canRematch, details, 
     box.hidden = true;
     return;
   }
-  const top = winners(result, names);
+  const headline = resultHeadline(state, names, t, lang);
   const you = state.you;
-  const headline =
-    you != null && result.ranks[you] === 1 && top.length === 1
-      ? t("result.you_win")
-      : top.length === 1
-        ? t("result.winner", { name: top[0] })
-        : t("result.tie", { names: joinNames(top, lang) });
   const order = result.scores.map((_, seat) => seat).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
   replace(
     box,
     h("p", { class: "result-kicker" }, t("result.game_over")),
-    h("h2", { id: "result-title" }, headline),
+    h("h2", { id: "result-title", tabindex: "-1" }, headline),
     h(
       "table",
       { class: "result-table" },
@@ -66,8 +60,28 @@ export function renderResult(box, state, { t, lang, names, canRematch, details, 
       h("button", { type: "button", class: "btn btn-ghost", on: { click: onClose } }, t("result.show_board")),
     ),
   );
+  box.setAttribute("role", "region");
   box.setAttribute("aria-labelledby", "result-title");
   box.hidden = false;
+}
+
+/**
+ * The result in one line: you won, who won, or who tied. Pure.
+ * @param {StateMessage} state
+ * @param {string[]} names
+ * @param {Translate} t
+ * @param {string} lang
+ */
+export function resultHeadline(state, names, t, lang) {
+  const result = state.result;
+  if (!result) return "";
+  const top = winners(result, names);
+  const you = state.you;
+  return you != null && result.ranks[you] === 1 && top.length === 1
+    ? t("result.you_win")
+    : top.length === 1
+      ? t("result.winner", { name: top[0] })
+      : t("result.tie", { names: joinNames(top, lang) });
 }
 
 /**

@@ -6,7 +6,7 @@
  * decoration (aria-hidden): whatever holds it carries the words.
  */
 
-import { s } from "../../dom.js";
+import { h, s } from "../../dom.js";
 
 /** @typedef {import("./score.js").Card} Card */
 /** @typedef {import("../../i18n.js").Translate} Translate */
@@ -88,4 +88,13 @@ export function tokenIcon(extra = "") {
     s("circle", { cx: 10, cy: 10, r: 8.5 }),
     s("circle", { class: "mm-token-ring", cx: 10, cy: 10, r: 5 }),
   );
+}
+
+/**
+ * The words a card button is named by, as hidden text (not an aria-label): the drawing
+ * holds visible digits and initials that a label would have to start with.
+ * @param {string} text
+ */
+export function spoken(text) {
+  return h("span", { class: "sr-only" }, text);
 }

@@ -6,7 +6,7 @@
  */
 
 import { h } from "../../dom.js";
-import { cardFace } from "./card.js";
+import { cardFace, spoken } from "./card.js";
 import { cardName } from "./words.js";
 
 /** @typedef {import("./score.js").Card} Card */
@@ -32,7 +32,7 @@ export class HandView {
     this.handlers = handlers;
     this.drag = drag;
     this.title = h("h3", { class: "game-card-title mm-hand-title" }, t("m.hand_title"));
-    this.hint = h("p", { class: "mm-hint", "aria-live": "polite" });
+    this.hint = h("p", { class: "mm-hint" });
     this.cards = h("div", { class: "mm-hand", role: "group", "aria-label": t("m.hand_title") });
     this.passBtn = h("button", { type: "button", class: "btn mm-pass-btn", on: { click: () => handlers.onPass() } }, t("m.pass"));
     this.swapBtn = h("button", { type: "button", class: "btn mm-swap-btn", on: { click: () => this.picked && handlers.onSwap(this.picked) } }, t("m.swap"));
@@ -73,9 +73,9 @@ export class HandView {
               class: ["mm-hand-card", card.id === picked && "picked", playing && !spots && "nofit"],
               dataset: { card: card.id, fits: playing && spots ? "yes" : "no" },
               "aria-pressed": card.id === picked ? "true" : "false",
-              "aria-label": label,
               on: { click: (/** @type {MouseEvent} */ e) => this.handlers.onPick(card.id, e.detail === 0) },
             },
+            spoken(label),
             cardFace(card, t),
           );
           this.drag.attach(button, card.id);

@@ -110,7 +110,7 @@ export function renderPlayers(list, { view, names, you, t }) {
             badge ? h("span", { class: "badge badge-turn" }, badge) : null,
             placer ? h("span", { class: "badge mm-badge-placer", title: t("m.badge.placer_title") }, t("m.badge.placer")) : null,
           ),
-          h("span", { class: "mm-total", "aria-label": t("m.total_label", { total: score.total }) }, String(score.total)),
+          h("span", { class: "mm-total" }, h("span", { class: "sr-only" }, t("m.total_label", { total: score.total })), h("span", { "aria-hidden": "true" }, String(score.total))),
         ),
         h(
           "div",

@@ -7,7 +7,7 @@
  */
 
 import { h } from "../../dom.js";
-import { cardBack, cardFace } from "./card.js";
+import { cardBack, cardFace, spoken } from "./card.js";
 import { cellsOf, inBox, key, nearestIn, windowFor } from "./layout.js";
 import { cardName, lineName } from "./words.js";
 
@@ -139,8 +139,8 @@ export class TableView {
               type: "button",
               class: [...classes, "can-take"],
               dataset: { ...dataset, take: card.id },
-              "aria-label": t("m.cell.take", { card: cardName(card, t), ...where }),
             },
+            spoken(t("m.cell.take", { card: cardName(card, t), ...where })),
             cardFace(card, t),
           );
         }
@@ -168,8 +168,8 @@ export class TableView {
               type: "button",
               class: [...classes, "target"],
               dataset: { ...dataset, target: "1" },
-              "aria-label": t("m.cell.place", { card: pickedName, ...where }),
             },
+            spoken(t("m.cell.place", { card: pickedName, ...where })),
             cardFace(picked, t, "mm-ghost"),
           );
         }

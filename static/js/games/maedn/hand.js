@@ -77,6 +77,7 @@ export function renderHand(st, act, t) {
           on: { click: () => act.onDice(pair.key, null) },
         },
         h("span", { class: "md-both-top", "aria-hidden": "true" }, t("maedn.both")),
+        " ",
         h("span", { class: "md-both-sum", "aria-hidden": "true" }, `${pair.dice[0]} + ${pair.dice[1]} = ${pair.sum}`),
       )
     : null;
@@ -123,12 +124,12 @@ export function renderHand(st, act, t) {
   const preview = st.selected ? previewLines(st.selected, st.names, t) : [];
   return [
     h("div", { class: "md-dice", role: "group", "aria-label": t("maedn.dice.label") }, dice, both),
-    h("p", { class: "md-hint", "aria-live": "polite" }, hint),
+    h("p", { class: "md-hint" }, hint),
     targets,
     st.myTurn
       ? h(
           "div",
-          { class: ["md-preview", st.selected?.take?.source === "stolen" && "md-steal"], "aria-live": "polite" },
+          { class: ["md-preview", st.selected?.take?.source === "stolen" && "md-steal"] },
           preview.map((line) => h("p", {}, line)),
         )
       : null,
