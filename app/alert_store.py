@@ -197,6 +197,25 @@ async def remove_channels(
     return len(ids)
 
 
+async def forget_person(session: AsyncSession, room_id: str, token_hash: str) -> int:
+    """A person the host freed from their seat: their channels, unsent alerts and
+    settings go (an address is kept for nothing but that seat's alerts)."""
+    ids = list(
+        await session.scalars(
+            select(AlertChannel.id).where(
+                AlertChannel.room_id == room_id, AlertChannel.token_hash == token_hash
+            )
+        )
+    )
+    if ids:
+        await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
+        await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
+    await session.execute(
+        delete(AlertSeat).where(AlertSeat.room_id == room_id, AlertSeat.token_hash == token_hash)
+    )
+    return len(ids)
+
+
 async def channels(
     session: AsyncSession, room_id: str, token_hashes: Iterable[str], webhook: bool = True
 ) -> list[Channel]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app import store
+from app import alert_store, store
 from app.actor import hash_token
 from app.deadlines import stand_in_bot
 from app.errors import ApiError
@@ -161,6 +161,7 @@ class Seats:
                 if info.token_hash is not None:
                     if not await store.release_seat(session, room_id, seat, info.token_hash):
                         raise Conflict("the seat changed")
+                    await alert_store.forget_person(session, room_id, info.token_hash)
                 elif not await store.set_bot(session, room_id, seat, None):
                     raise Conflict("the seat changed")
 

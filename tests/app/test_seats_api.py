@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
+from app.actor import hash_token
+from app.alert_models import AlertChannel, AlertSeat
 from app.config import Settings
+from app.db import make_engine
 from app.main import create_app
 
 
@@ -204,3 +209,36 @@ def test_a_time_per_move_outside_the_choices_is_refused(client: TestClient) -> N
             "/api/rooms", json={"game": "secret", "players": 2, "name": "Anna", **bad}
         )
         _error(response, 400, "malformed")
+
+
+def test_freeing_a_seat_forgets_its_persons_address_and_settings(settings: Settings) -> None:
+    """An address serves its seat's alerts and nothing else: once the host frees the
+    seat, the old token can't remove it any more, so the server forgets it itself."""
+    mailing = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": 9})
+    with TestClient(create_app(mailing)) as client:
+        room, tokens = _game(client)
+        for token, address in ((tokens[1], "ben@example.org"), (tokens[2], "cleo@example.org")):
+            response = client.put(
+                f"/api/rooms/{room}/alerts/email", json={"address": address}, headers=_auth(token)
+            )
+            assert response.status_code == 200, response.text
+        freed = client.post(f"/api/rooms/{room}/seats/1/free", headers=_auth(tokens[0]))
+        assert freed.status_code == 200, freed.text
+
+    async def left() -> tuple[list[str], list[str]]:
+        engine = make_engine(mailing)
+        try:
+            async with engine.connect() as conn:
+                targets = await conn.execute(
+                    select(AlertChannel.target).where(AlertChannel.room_id == room)
+                )
+                people = await conn.execute(
+                    select(AlertSeat.token_hash).where(AlertSeat.room_id == room)
+                )
+                return [t for (t,) in targets], [p for (p,) in people]
+        finally:
+            await engine.dispose()
+
+    targets, people = asyncio.run(left())
+    assert targets == ["cleo@example.org"], "a freed person's address must be forgotten"
+    assert people == [hash_token(tokens[2])]
