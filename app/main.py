@@ -80,7 +80,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if STATIC.is_dir():
         _static(app)
 
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_body_bytes,
+        larger={"/api/records": settings.max_record_bytes},
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCounter, metrics=metrics)
     app.add_middleware(RequestContext)
