@@ -26,6 +26,7 @@ from app.metrics import router as metrics_router
 from app.migrate import upgrade
 from app.retention import Retention
 from app.seats_api import router as seats_router
+from app.replay_api import router as replay_router
 from app.services import Services
 from app.site import router as site_router
 from engines import ENGINES
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics_router)
     metrics = Metrics()
     app.state.metrics = metrics
+    app.include_router(replay_router)
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)
@@ -141,6 +143,10 @@ def _static(app: FastAPI) -> None:
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache"},
         )
+
+    @app.get("/r/{room}/games/{game_no}", include_in_schema=False)
+    async def replay_page(room: str, game_no: int) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
 
     @app.get("/r/{room}", include_in_schema=False)
     async def room_page(room: str) -> FileResponse:
