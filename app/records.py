@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from app import store
+from app.actor import hash_token
 from app.errors import ApiError
 from app.fairness import commitment, new_salt
 from app.replay import Replays
-from app.rooms import RoomRules, Rooms, hash_token, new_token
+from app.rooms import RoomRules, Rooms, new_token
 from app.roomstate import RoomState
 from engines import ENGINES, get_engine
 from engines.base import BadOptions, IllegalMove

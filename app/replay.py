@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import store
+from app.actor import hash_token
 from app.errors import ApiError, not_found
-from app.rooms import Rooms, hash_token
+from app.rooms import Rooms
 from app.roomstate import RoomState, apply, from_snapshot
 from engines import get_engine
 from engines.base import Engine
@@ -185,8 +186,13 @@ class Replays:
         for seat, held in enumerate(started.token_hashes):
             if held == wanted:
                 return seat
+        if entry.over:
+            return None
         # the token may have come to this seat later (a hand-over): ask today's room
-        return await self.rooms.seat_of(room_id, token) if not entry.over else None
+        try:
+            return await self.rooms.seat_of(room_id, token)
+        except ApiError:
+            return None  # a stale token watches like a spectator
 
     async def state_at(self, room_id: str, entry: GameEntry, step: int) -> Any:
         """The engine state after the first ``step`` moves of the game."""
