@@ -11,7 +11,8 @@ view; once the game is over every seat's view may be asked for.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,16 +95,21 @@ class Replays:
         self._starts.items.clear()
         self._states.items.clear()
 
-    async def games(self, room_id: str) -> list[GameEntry]:
+    @asynccontextmanager
+    async def _session(self, session: Any) -> AsyncIterator[Any]:
+        """The caller's session, or a transaction of our own."""
+        if session is not None:
+            yield session
+            return
+        async with self.rooms.db.transaction() as own:
+            yield own
+
+    async def games(self, room_id: str, session: Any = None) -> list[GameEntry]:
         """Every game of the room, oldest first (the last may still run)."""
-        async with self.rooms.db.transaction() as session:
-            head = await store.head_seq(session, room_id)
-            if head == 0:
+        async with self._session(session) as db:
+            rows = await store.game_index(db, room_id)
+            if not rows and await store.get_room(db, room_id) is None:
                 raise not_found(room_id)
-            cached = self._index.get(room_id)
-            if cached is not None and cached[0] == head:
-                return list(cached[1])
-            rows = await store.game_index(session, room_id)
         entries: list[GameEntry] = []
         start: int | None = None
         moves: list[int] = []
@@ -119,11 +125,14 @@ class Replays:
                 start, moves = None, []
         if start is not None:
             entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
-        self._index.put(room_id, (head, tuple(entries)))
+        self._index.put(room_id, tuple(entries))
         return entries
 
-    async def game(self, room_id: str, game_no: int) -> GameEntry:
-        games = await self.games(room_id)
+    async def game(self, room_id: str, game_no: int, session: Any = None) -> GameEntry:
+        known: tuple[GameEntry, ...] | None = self._index.get(room_id)
+        if known is not None and 1 <= game_no <= len(known) and known[game_no - 1].over:
+            return known[game_no - 1]  # a finished game never changes
+        games = await self.games(room_id, session)
         if not 1 <= game_no <= len(games):
             raise ApiError(
                 404,
@@ -133,24 +142,24 @@ class Replays:
             )
         return games[game_no - 1]
 
-    async def started(self, room_id: str, entry: GameEntry) -> Started:
+    async def started(self, room_id: str, entry: GameEntry, session: Any = None) -> Started:
         """The start of a game: its private ``game_started`` data and the seats then."""
         key = (room_id, entry.game_no)
         cached: Started | None = self._starts.get(key)
         if cached is not None:
             return cached
-        async with self.rooms.db.transaction() as session:
-            room = await store.get_room(session, room_id)
+        async with self._session(session) as db:
+            room = await store.get_room(db, room_id)
             if room is None:
                 raise not_found(room_id)
-            snapshot = await store.latest_snapshot_before(session, room_id, entry.start_seq)
+            snapshot = await store.latest_snapshot_before(db, room_id, entry.start_seq)
             state = (
                 from_snapshot(room, snapshot.seq, snapshot.state)
                 if snapshot is not None
                 else RoomState(room=room)
             )
             events = await store.events_between(
-                session,
+                db,
                 room_id,
                 state.seq,
                 entry.start_seq,
@@ -177,11 +186,13 @@ class Replays:
         self._starts.put(key, started)
         return started
 
-    async def seat_of(self, room_id: str, entry: GameEntry, token: str | None) -> int | None:
+    async def seat_of(
+        self, room_id: str, entry: GameEntry, token: str | None, session: Any = None
+    ) -> int | None:
         """The seat ``token`` held in that game; ``None`` for a spectator or another room's token."""
         if token is None:
             return None
-        started = await self.started(room_id, entry)
+        started = await self.started(room_id, entry, session)
         wanted = hash_token(token)
         for seat, held in enumerate(started.token_hashes):
             if held == wanted:
@@ -194,7 +205,7 @@ class Replays:
         except ApiError:
             return None  # a stale token watches like a spectator
 
-    async def state_at(self, room_id: str, entry: GameEntry, step: int) -> Any:
+    async def state_at(self, room_id: str, entry: GameEntry, step: int, session: Any = None) -> Any:
         """The engine state after the first ``step`` moves of the game."""
         if not 0 <= step <= entry.steps:
             raise ApiError(
@@ -204,7 +215,7 @@ class Replays:
         cached = self._states.get(key)
         if cached is not None:
             return cached
-        started = await self.started(room_id, entry)
+        started = await self.started(room_id, entry, session)
         engine = started.engine
         base_step, game = None, None
         for back in range(1, NEAR + 1):
@@ -215,11 +226,9 @@ class Replays:
                 base_step = step - back
                 break
         target = entry.seq_of(step)
-        async with self.rooms.db.transaction() as session:
+        async with self._session(session) as db:
             if base_step is None:
-                snapshot = await store.snapshot_at_or_before(
-                    session, room_id, target, entry.game_no
-                )
+                snapshot = await store.snapshot_at_or_before(db, room_id, target, entry.game_no)
                 if snapshot is not None and snapshot.seq >= entry.start_seq:
                     game = engine.load(snapshot.state["game"])
                     base_seq = snapshot.seq
@@ -229,7 +238,7 @@ class Replays:
                     base_seq = entry.start_seq
             else:
                 base_seq = entry.seq_of(base_step)
-            moves = await store.events_between(session, room_id, base_seq, target, kinds=("move",))
+            moves = await store.events_between(db, room_id, base_seq, target, kinds=("move",))
         for event in moves:
             game = engine.play(game, event.data["seat"], event.data["move"])
         self._states.put(key, game)
@@ -238,10 +247,12 @@ class Replays:
     async def step(
         self, room_id: str, game_no: int, step: int, token: str | None, seen_as: int | None
     ) -> dict[str, Any]:
-        """What step ``step`` of game ``game_no`` shows to the caller."""
-        entry = await self.game(room_id, game_no)
-        started = await self.started(room_id, entry)
-        you = await self.seat_of(room_id, entry, token)
+        """What step ``step`` of game ``game_no`` shows to the caller (one transaction)."""
+        async with self.rooms.db.transaction() as session:
+            entry = await self.game(room_id, game_no, session)
+            started = await self.started(room_id, entry, session)
+            you = await self.seat_of(room_id, entry, token, session)
+            game = await self.state_at(room_id, entry, step, session)
         players = len(started.names)
         if seen_as is not None and not 0 <= seen_as < players:
             raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
@@ -256,7 +267,6 @@ class Replays:
                     "every hand is shown once the game is over.",
                 )
             perspective = you
-        game = await self.state_at(room_id, entry, step)
         engine = started.engine
         return {
             "game_no": game_no,

@@ -95,3 +95,23 @@ def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerP
     expect(page.locator("#history")).to_contain_text("Game 1")
     page.locator("#back").click()
     expect(page).to_have_url(re.compile(rf"/r/{room}$"))
+    expect(page.locator("#history")).to_contain_text("Game 1 · running")
+    expect(page.locator("#since")).to_be_hidden()
+
+
+def test_since_your_last_turn_sums_up_the_others_moves_in_one_line(
+    person, server: ServerProcess
+) -> None:
+    record = bot_record("blokus", 4, {"variant": "classic"}, seed=23)
+    record["moves"] = record["moves"][:9]
+    record["result"] = None
+    made = httpx.post(f"{server.url}/api/records", json=record, timeout=30).json()
+    token = made["seats"][1]["token"]  # yellow: its last piece was move 6
+    page = person(f"/r/{made['room']}#token={token}")
+    since = page.locator("#since")
+    expect(since).to_be_visible()
+    expect(since).to_contain_text("Since your last turn: 3 moves")
+    expect(page.locator("#log li.log-since")).to_have_count(3)
+    expect(page.locator("#open-replay")).to_have_attribute("href", f"/r/{made['room']}/games/1")
+    page.locator("#lang").select_option("de")
+    expect(since).to_contain_text("Seit deinem letzten Zug: 3 Züge")

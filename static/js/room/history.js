@@ -10,6 +10,7 @@ import { h } from "../dom.js";
 import { addStrings } from "../i18n.js";
 import strings from "../replay/strings.js";
 import { joinNames, winners } from "./log.js";
+import { tallyLine } from "./tally.js";
 
 addStrings(strings);
 
@@ -28,14 +29,6 @@ export const loadHistory = (roomId) => request("GET", `/api/rooms/${encodeURICom
 
 /** @param {string} roomId @param {number} gameNo */
 export const replayHref = (roomId, gameNo) => `/r/${encodeURIComponent(roomId)}/games/${gameNo}`;
-
-/**
- * The tally as one line: "Anna 3 – Ben 2".
- * @param {{name: string, wins: number}[]} tally
- */
-export function tallyLine(tally) {
-  return tally.map((entry) => `${entry.name} ${entry.wins}`).join(" – ");
-}
 
 /**
  * @param {HTMLElement} root
