@@ -5,7 +5,8 @@ room on a fresh SQLite file (or on ``--database-url``), with the server's defaul
 snapshot interval. Then every step of it is asked for through ``Replays.step``
 (what ``GET /api/rooms/{room}/games/{n}/steps/{k}`` runs), each from a cold
 cache: a new ``Replays`` per step, so the game index, the start, the nearest
-snapshot and the later moves all come from the database. A second pass steps
+snapshot and the later moves all come from the database. The CPU time of each cold step is
+reported beside its wall time. A second pass steps
 forward through a warm cache, as a person pressing "next" does.
 
 Usage: ``python bench/bench_replay.py [--database-url URL] [--rounds N]``.
@@ -93,12 +94,14 @@ async def run(url: str, rounds: int) -> list[dict[str, Any]]:
             "python": platform.python_version(),
         }
         cold: list[float] = []
+        cold_cpu: list[float] = []
         for _ in range(rounds):
             for step in range(steps + 1):
                 replays = Replays(services.rooms)
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), time.process_time()
                 await replays.step(room, 1, step, None, step % 4)
                 cold.append(time.perf_counter() - began)
+                cold_cpu.append(time.process_time() - cpu)
         warm: list[float] = []
         replays = Replays(services.rooms)
         for step in range(steps + 1):
@@ -107,6 +110,9 @@ async def run(url: str, rounds: int) -> list[dict[str, Any]]:
             warm.append(time.perf_counter() - began)
         return [
             figures("replay_step_cold_cache", cold, extra),
+            # CPU seconds of this process (all its threads): what the step costs,
+            # without the waits for a core on a loaded machine
+            figures("replay_step_cold_cache_cpu", cold_cpu, extra),
             figures("replay_step_forward_warm_cache", warm, extra),
         ]
     finally:
