@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from app import sgf
-from app.api import ERRORS, Svc, Token
+from app.api import ERRORS, Svc, Token, _client
 from app.errors import ApiError
 from app.fairness import verify
 from app.records import OPEN_ENGINES, export, import_record
@@ -116,6 +116,11 @@ async def record_sgf(room: str, game_no: int, rep: Rep) -> Response:
 
 
 async def _created(request: Request, svc: Services, raw: Any) -> dict[str, Any]:
+    # an import makes a room: it counts against the same limit as POST /api/rooms
+    if not svc.room_limit.allow(_client(request, svc)):
+        raise ApiError(
+            429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
+        )
     state, tokens = await import_record(svc.rooms, raw)
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
     return {

@@ -266,3 +266,15 @@ def test_verification_of_a_changed_move_names_the_first_illegal_one() -> None:
     check = verify({**record, "moves": changed})
     assert not check.ok and check.where == "moves" and check.move == 11
     assert "Move 11" in check.message
+
+
+def test_imports_count_against_the_new_room_limit(settings: Settings) -> None:
+    record = bot_record("blokus", 2, {"variant": "duo"}, seed=4)
+    limited = settings.model_copy(update={"rooms_per_minute": 2})
+    with TestClient(create_app(limited)) as client:
+        assert (
+            client.post("/api/rooms", json={"game": "m", "players": 2, "name": "A"}).status_code
+            == 201
+        )
+        assert client.post("/api/records", json=record).status_code == 201
+        _error(client.post("/api/records", json=record), 429, "too_many_rooms")
