@@ -24,9 +24,9 @@ from app.logs import RequestContext, note_room
 from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
 from app.migrate import upgrade
+from app.replay_api import router as replay_router
 from app.retention import Retention
 from app.seats_api import router as seats_router
-from app.replay_api import router as replay_router
 from app.services import Services
 from app.site import router as site_router
 from engines import ENGINES

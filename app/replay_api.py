@@ -117,7 +117,7 @@ async def record_sgf(room: str, game_no: int, rep: Rep) -> Response:
 
 async def _created(request: Request, svc: Services, raw: Any) -> dict[str, Any]:
     # an import makes a room: it counts against the same limit as POST /api/rooms
-    if not svc.room_limit.allow(_client(request, svc)):
+    if not svc.room_limit.allow(_client(request)):
         raise ApiError(
             429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
         )
