@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from app.config import Settings, get_settings
 from app.logs import configure as configure_logs
 
-VERBS = ("serve", "backup", "restore", "check")
+VERBS = ("serve", "backup", "restore", "check", "verify")
 
 
 class Problem(Exception):
@@ -34,6 +34,10 @@ class Problem(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["verify"]:
+        from app.verify_cli import main as verify_main
+
+        return verify_main(args[1:])
     if not args or args[0] not in (*VERBS, "-h", "--help"):
         args.insert(0, "serve")  # `python -m app --port 8001` still serves
     parsed = _parser().parse_args(args)
@@ -71,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     restore_ = verbs.add_parser("restore", help="replace the SQLite database with a backup")
     restore_.add_argument("path")
     verbs.add_parser("check", help="check the settings, the database and Redis")
+    verbs.add_parser("verify", help="check a game record's deal and moves (app/verify_cli.py)")
     return parser
 
 

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         16_384, ge=1024, description=("Largest accepted HTTP request body (413 above).")
     )
+    max_record_bytes: int = Field(
+        1_048_576, ge=1024, description="Largest game record or .blksgf file to import."
+    )
     max_ws_message_bytes: int = Field(
         8_192, ge=256, description=("Largest websocket message (closed with 1009 above).")
     )

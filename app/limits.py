@@ -24,19 +24,25 @@ class BodyLimit:
     on whole, so the answer is 413 before any route starts on it.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        # path prefixes that take bigger bodies (imported game records)
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = next(
+            (size for prefix, size in self.larger.items() if scope["path"].startswith(prefix)),
+            self.limit,
+        )
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None:
-            if declared.isdigit() and int(declared) > self.limit:
-                await self._refuse(send)
+            if declared.isdigit() and int(declared) > limit:
+                await self._refuse(send, limit)
                 return
             await self.app(scope, receive, send)
             return
@@ -48,8 +54,8 @@ class BodyLimit:
             if message["type"] != "http.request":
                 break  # the client went away; the app will see that
             seen += len(message.get("body", b""))
-            if seen > self.limit:
-                await self._refuse(send)
+            if seen > limit:
+                await self._refuse(send, limit)
                 return
             if not message.get("more_body", False):
                 break
@@ -59,8 +65,8 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = _too_large(self.limit)
+    async def _refuse(self, send: Send, limit: int) -> None:
+        body = _too_large(limit)
         await send(
             {
                 "type": "http.response.start",

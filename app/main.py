@@ -24,6 +24,7 @@ from app.logs import RequestContext, note_room
 from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
 from app.migrate import upgrade
+from app.replay_api import router as replay_router
 from app.retention import Retention
 from app.seats_api import router as seats_router
 from app.services import Services
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(metrics_router)
     metrics = Metrics()
     app.state.metrics = metrics
+    app.include_router(replay_router)
     _errors(app)
 
     @app.get("/healthz", include_in_schema=False)
@@ -80,7 +82,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if STATIC.is_dir():
         _static(app)
 
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_body_bytes,
+        larger={"/api/records": settings.max_record_bytes},
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketCounter, metrics=metrics)
     app.add_middleware(RequestContext)
@@ -137,6 +143,10 @@ def _static(app: FastAPI) -> None:
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache"},
         )
+
+    @app.get("/r/{room}/games/{game_no}", include_in_schema=False)
+    async def replay_page(room: str, game_no: int) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
 
     @app.get("/r/{room}", include_in_schema=False)
     async def room_page(room: str) -> FileResponse:

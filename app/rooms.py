@@ -19,6 +19,7 @@ from typing import Any
 from app import store
 from app.actor import Actor, hash_token
 from app.errors import ApiError, bad_token, not_found, stale
+from app.fairness import commitment, new_salt
 from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
 from app.store import Conflict, RoomRecord, SeatRecord, Store
 from engines import ENGINES, get_engine
@@ -374,6 +375,7 @@ class Rooms:
                 secrets.SystemRandom().shuffle(order)
             engine = state.engine
             seed = secrets.randbits(63)
+            salt = new_salt()
             data = {
                 "engine": engine.name,
                 "version": engine.version,
@@ -382,8 +384,11 @@ class Rooms:
                 "seed": seed,
                 "game_no": state.game_no + 1,
                 "order": order,
+                "salt": salt,
+                "commitment": commitment(seed, salt),
             }
-            public = {k: v for k, v in data.items() if k != "seed"}
+            # seed and salt stay private until the game is over (app/fairness.py)
+            public = {k: v for k, v in data.items() if k not in ("seed", "salt")}
 
             async def reseat(session: Any, order: list[int] = order) -> None:
                 if order != sorted(order):

@@ -393,3 +393,73 @@ async def next_deadline_time(session: AsyncSession) -> datetime | None:
     remind = await session.scalar(select(func.min(Deadline.remind_at)))
     times = [_utc(t) for t in (due, remind) if t is not None]
     return min(times) if times else None
+
+
+async def game_index(session: AsyncSession, room_id: str) -> list[tuple[int, str]]:
+    """``(seq, kind)`` of every game event of a room, oldest first: no payloads, so it is light."""
+    rows = await session.execute(
+        select(Event.seq, Event.kind)
+        .where(
+            Event.room_id == room_id,
+            Event.kind.in_(("game_started", "move", "game_over")),
+        )
+        .order_by(Event.seq)
+    )
+    return [(int(seq), str(kind)) for seq, kind in rows]
+
+
+async def events_between(
+    session: AsyncSession,
+    room_id: str,
+    after: int,
+    upto: int,
+    kinds: Sequence[str] | None = None,
+    skip: Sequence[str] = (),
+) -> list[EventRecord]:
+    """The events with ``after < seq <= upto`` (of ``kinds``, if given, not of ``skip``)."""
+    query = select(Event).where(Event.room_id == room_id, Event.seq > after, Event.seq <= upto)
+    if kinds is not None:
+        query = query.where(Event.kind.in_(tuple(kinds)))
+    if skip:
+        query = query.where(Event.kind.not_in(tuple(skip)))
+    rows = await session.scalars(query.order_by(Event.seq))
+    return [
+        EventRecord(
+            seq=r.seq,
+            kind=r.kind,
+            data=dict(r.data),
+            public=dict(r.public),
+            created_at=r.created_at,
+        )
+        for r in rows
+    ]
+
+
+async def latest_snapshot_before(
+    session: AsyncSession, room_id: str, seq: int
+) -> SnapshotRecord | None:
+    """The newest snapshot of any game taken before ``seq``."""
+    row = await session.scalar(
+        select(Snapshot)
+        .where(Snapshot.room_id == room_id, Snapshot.seq < seq)
+        .order_by(Snapshot.seq.desc())
+        .limit(1)
+    )
+    if row is None:
+        return None
+    return SnapshotRecord(seq=row.seq, game_no=row.game_no, state=dict(row.state))
+
+
+async def snapshot_at_or_before(
+    session: AsyncSession, room_id: str, seq: int, game_no: int
+) -> SnapshotRecord | None:
+    """The newest snapshot of game ``game_no`` taken at or before ``seq``."""
+    row = await session.scalar(
+        select(Snapshot)
+        .where(Snapshot.room_id == room_id, Snapshot.seq <= seq, Snapshot.game_no == game_no)
+        .order_by(Snapshot.seq.desc())
+        .limit(1)
+    )
+    if row is None:
+        return None
+    return SnapshotRecord(seq=row.seq, game_no=row.game_no, state=dict(row.state))

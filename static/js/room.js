@@ -16,6 +16,7 @@ import { toast, toastError } from "./toast.js";
 import { accepted, chooseToken, refused } from "./resume.js";
 import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
+import { renderReplayExtras } from "./room/extras.js";
 import { describeEvent } from "./room/log.js";
 import { seatNames } from "./room/names.js";
 import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
@@ -226,6 +227,7 @@ function render() {
   renderLobby();
   renderBoard();
   const lines = renderLog();
+  renderReplayExtras({ roomId, current, events, names: names(), game, t, lang: lang(), since: byId("since"), log: el.log, history: byId("history") });
   renderChat(el.chatList, events, { you, lang: lang() });
   el.chatInput.disabled = you == null;
   el.chatNote.hidden = you != null;

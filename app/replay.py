@@ -1,0 +1,321 @@
+"""Replay: any step of any game of a room, as a seat (or a spectator) may see it.
+
+A step is the game after its first ``step`` moves. It is rebuilt from the
+nearest snapshot of that game at or before the step (or from the deal) plus the
+moves after it, and kept in a small cache, so stepping back and forth costs a
+few engine moves at most. What a step shows follows the view rules: while the
+game runs, a player sees their own hand as it was and a spectator the public
+view; once the game is over every seat's view may be asked for.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from app import store
+from app.actor import hash_token
+from app.errors import ApiError, not_found
+from app.rooms import Rooms
+from app.roomstate import RoomState, apply, from_snapshot
+from engines import get_engine
+from engines.base import Engine
+
+# how far back the step cache is searched before asking the database for a snapshot
+NEAR = 12
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where one game of a room lies in its log."""
+
+    game_no: int
+    start_seq: int
+    move_seqs: tuple[int, ...]
+    over_seq: int | None
+
+    @property
+    def over(self) -> bool:
+        return self.over_seq is not None
+
+    @property
+    def steps(self) -> int:
+        return len(self.move_seqs)
+
+    def seq_of(self, step: int) -> int:
+        return self.start_seq if step == 0 else self.move_seqs[step - 1]
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game's ``game_started`` facts and who sat where when it began."""
+
+    data: dict[str, Any]
+    names: tuple[str, ...]
+    bots: tuple[str | None, ...]
+    token_hashes: tuple[str | None, ...]
+
+    @property
+    def engine(self) -> Engine[Any]:
+        return get_engine(self.data["engine"])
+
+
+class _Lru:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        value = self.items.get(key)
+        if value is not None:
+            self.items.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        self.items[key] = value
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+
+class Replays:
+    """Game lists, starts and step states of rooms, read from the log and cached."""
+
+    def __init__(self, rooms: Rooms, size: int = 4096) -> None:
+        self.rooms = rooms
+        self._index = _Lru(256)
+        self._starts = _Lru(512)
+        self._states = _Lru(size)
+
+    def clear(self) -> None:
+        self._index.items.clear()
+        self._starts.items.clear()
+        self._states.items.clear()
+
+    @asynccontextmanager
+    async def _session(self, session: Any) -> AsyncIterator[Any]:
+        """The caller's session, or a transaction of our own."""
+        if session is not None:
+            yield session
+            return
+        async with self.rooms.db.transaction() as own:
+            yield own
+
+    async def games(self, room_id: str, session: Any = None) -> list[GameEntry]:
+        """Every game of the room, oldest first (the last may still run)."""
+        async with self._session(session) as db:
+            rows = await store.game_index(db, room_id)
+            if not rows and await store.get_room(db, room_id) is None:
+                raise not_found(room_id)
+        entries: list[GameEntry] = []
+        start: int | None = None
+        moves: list[int] = []
+        for seq, kind in rows:
+            if kind == "game_started":
+                if start is not None:
+                    entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
+                start, moves = seq, []
+            elif kind == "move" and start is not None:
+                moves.append(seq)
+            elif kind == "game_over" and start is not None:
+                entries.append(GameEntry(len(entries) + 1, start, tuple(moves), seq))
+                start, moves = None, []
+        if start is not None:
+            entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
+        self._index.put(room_id, tuple(entries))
+        return entries
+
+    async def game(self, room_id: str, game_no: int, session: Any = None) -> GameEntry:
+        known: tuple[GameEntry, ...] | None = self._index.get(room_id)
+        if known is not None and 1 <= game_no <= len(known) and known[game_no - 1].over:
+            return known[game_no - 1]  # a finished game never changes
+        games = await self.games(room_id, session)
+        if not 1 <= game_no <= len(games):
+            raise ApiError(
+                404,
+                "no_such_game",
+                f"This room has no game {game_no}"
+                + (f"; its games are 1 to {len(games)}." if games else "; none has started yet."),
+            )
+        return games[game_no - 1]
+
+    async def started(self, room_id: str, entry: GameEntry, session: Any = None) -> Started:
+        """The start of a game: its private ``game_started`` data and the seats then."""
+        key = (room_id, entry.game_no)
+        cached: Started | None = self._starts.get(key)
+        if cached is not None:
+            return cached
+        async with self._session(session) as db:
+            room = await store.get_room(db, room_id)
+            if room is None:
+                raise not_found(room_id)
+            snapshot = await store.latest_snapshot_before(db, room_id, entry.start_seq)
+            state = (
+                from_snapshot(room, snapshot.seq, snapshot.state)
+                if snapshot is not None
+                else RoomState(room=room)
+            )
+            events = await store.events_between(
+                db,
+                room_id,
+                state.seq,
+                entry.start_seq,
+                skip=("move", "chat"),
+            )
+        for event in events:
+            # only the seats matter here (moves are skipped); the game is rebuilt by the steps
+            state = apply(state, event)
+        data = events[-1].data if events and events[-1].kind == "game_started" else None
+        if data is None:
+            raise RuntimeError(f"room {room_id}: no game_started at seq {entry.start_seq}")
+        engine = get_engine(data["engine"])
+        bots = engine.bots()
+        started = Started(
+            data=data,
+            names=tuple(
+                s.name
+                or (bots[s.bot].title if s.bot is not None and s.bot in bots else f"Seat {i + 1}")
+                for i, s in enumerate(state.seats)
+            ),
+            bots=tuple(s.bot for s in state.seats),
+            token_hashes=tuple(s.token_hash for s in state.seats),
+        )
+        self._starts.put(key, started)
+        return started
+
+    async def seat_of(
+        self, room_id: str, entry: GameEntry, token: str | None, session: Any = None
+    ) -> int | None:
+        """The seat ``token`` held in that game; ``None`` for a spectator or another room's token."""
+        if token is None:
+            return None
+        started = await self.started(room_id, entry, session)
+        wanted = hash_token(token)
+        for seat, held in enumerate(started.token_hashes):
+            if held == wanted:
+                return seat
+        if entry.over:
+            return None
+        # the token may have come to this seat later (a hand-over): ask today's room
+        try:
+            return await self.rooms.seat_of(room_id, token)
+        except ApiError:
+            return None  # a stale token watches like a spectator
+
+    async def state_at(self, room_id: str, entry: GameEntry, step: int, session: Any = None) -> Any:
+        """The engine state after the first ``step`` moves of the game."""
+        if not 0 <= step <= entry.steps:
+            raise ApiError(
+                404, "no_such_step", f"Game {entry.game_no} has steps 0 to {entry.steps}."
+            )
+        key = (room_id, entry.game_no, step)
+        cached = self._states.get(key)
+        if cached is not None:
+            return cached
+        started = await self.started(room_id, entry, session)
+        engine = started.engine
+        base_step, game = None, None
+        for back in range(1, NEAR + 1):
+            if step - back < 0:
+                break
+            game = self._states.get((room_id, entry.game_no, step - back))
+            if game is not None:
+                base_step = step - back
+                break
+        target = entry.seq_of(step)
+        async with self._session(session) as db:
+            if base_step is None:
+                snapshot = await store.snapshot_at_or_before(db, room_id, target, entry.game_no)
+                if snapshot is not None and snapshot.seq >= entry.start_seq:
+                    game = engine.load(snapshot.state["game"])
+                    base_seq = snapshot.seq
+                else:
+                    data = started.data
+                    game = engine.new_game(data["players"], data["seed"], data["options"])
+                    base_seq = entry.start_seq
+            else:
+                base_seq = entry.seq_of(base_step)
+            moves = await store.events_between(db, room_id, base_seq, target, kinds=("move",))
+        for event in moves:
+            game = engine.play(game, event.data["seat"], event.data["move"])
+        self._states.put(key, game)
+        return game
+
+    async def step(
+        self, room_id: str, game_no: int, step: int, token: str | None, seen_as: int | None
+    ) -> dict[str, Any]:
+        """What step ``step`` of game ``game_no`` shows to the caller (one transaction)."""
+        async with self.rooms.db.transaction() as session:
+            entry = await self.game(room_id, game_no, session)
+            started = await self.started(room_id, entry, session)
+            you = await self.seat_of(room_id, entry, token, session)
+            game = await self.state_at(room_id, entry, step, session)
+        players = len(started.names)
+        if seen_as is not None and not 0 <= seen_as < players:
+            raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
+        if entry.over:
+            perspective = you if seen_as is None else seen_as
+        else:
+            if seen_as is not None and seen_as != you:
+                raise ApiError(
+                    403,
+                    "hidden_until_over",
+                    "While the game runs you see only your own seat's view; "
+                    "every hand is shown once the game is over.",
+                )
+            perspective = you
+        engine = started.engine
+        return {
+            "game_no": game_no,
+            "step": step,
+            "steps": entry.steps,
+            "over": entry.over,
+            "you": you,
+            "seen_as": perspective,
+            "view": engine.view(game, perspective),
+            "to_act": engine.to_act(game),
+            "result": engine.result(game),
+        }
+
+    async def moves(self, room_id: str, entry: GameEntry) -> list[dict[str, Any]]:
+        """The public log line of every move of a game, in order."""
+        last = entry.over_seq or (entry.move_seqs[-1] if entry.move_seqs else entry.start_seq)
+        async with self.rooms.db.transaction() as session:
+            rows = await store.events_between(
+                session, room_id, entry.start_seq, last, kinds=("move",)
+            )
+        return [{"step": i + 1, "seq": e.seq, **e.public} for i, e in enumerate(rows)]
+
+    async def private_moves(self, room_id: str, entry: GameEntry) -> list[dict[str, Any]]:
+        """Every move as played (``{seat, move}``): may name hidden cards, so the caller checks."""
+        last = entry.over_seq or (entry.move_seqs[-1] if entry.move_seqs else entry.start_seq)
+        async with self.rooms.db.transaction() as session:
+            rows = await store.events_between(
+                session, room_id, entry.start_seq, last, kinds=("move",)
+            )
+        return [{"seat": e.data["seat"], "move": e.data["move"]} for e in rows]
+
+    async def result(self, room_id: str, entry: GameEntry) -> dict[str, Any] | None:
+        if entry.over_seq is None:
+            return None
+        async with self.rooms.db.transaction() as session:
+            rows = await store.events_between(session, room_id, entry.over_seq - 1, entry.over_seq)
+        over = rows[-1] if rows else None
+        return dict(over.public["result"]) if over is not None else None
+
+
+def tally(names: Sequence[Sequence[str]], results: Sequence[dict[str, Any] | None]) -> list[Any]:
+    """Wins per player name over the finished games: rank 1 wins (shared firsts both count)."""
+    wins: dict[str, int] = {}
+    for seat_names, result in zip(names, results, strict=True):
+        for name in seat_names:
+            wins.setdefault(name, 0)
+        if result is None:
+            continue
+        for name, rank in zip(seat_names, result["ranks"], strict=True):
+            if rank == 1:
+                wins[name] += 1
+    return [{"name": n, "wins": w} for n, w in sorted(wins.items(), key=lambda i: (-i[1], i[0]))]

@@ -1,0 +1,162 @@
+"""Routes for replay, room history, game records, ``.blksgf`` files and verification."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from app import sgf
+from app.api import ERRORS, Svc, Token, _client
+from app.errors import ApiError
+from app.fairness import verify
+from app.records import OPEN_ENGINES, export, import_record
+from app.replay import Replays, tally
+from app.services import Services
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def _replays(request: Request) -> Replays:
+    """One replay cache per app, beside the room use cases (the log never changes behind it)."""
+    found: Replays | None = getattr(request.app.state, "replays", None)
+    svc: Services = request.app.state.services
+    if found is None or found.rooms is not svc.rooms:
+        found = Replays(svc.rooms)
+        request.app.state.replays = found
+    return found
+
+
+Rep = Annotated[Replays, Depends(_replays)]
+
+
+@router.get("/rooms/{room}/games", summary="Every game of the room, with results and a tally")
+async def history(room: str, rep: Rep) -> dict[str, Any]:
+    games = []
+    names, results = [], []
+    for entry in await rep.games(room):
+        started = await rep.started(room, entry)
+        result = await rep.result(room, entry)
+        names.append(started.names)
+        results.append(result)
+        games.append(
+            {
+                "game_no": entry.game_no,
+                "engine": started.data["engine"],
+                "status": "finished" if entry.over else "playing",
+                "steps": entry.steps,
+                "names": list(started.names),
+                "result": result,
+                "commitment": started.data.get("commitment"),
+            }
+        )
+    return {"games": games, "tally": tally(names, results)}
+
+
+@router.get("/rooms/{room}/games/{game_no}", summary="One game: players, moves, commitment")
+async def game(room: str, game_no: int, rep: Rep, token: Token) -> dict[str, Any]:
+    entry = await rep.game(room, game_no)
+    started = await rep.started(room, entry)
+    data = started.data
+    out: dict[str, Any] = {
+        "game_no": game_no,
+        "engine": data["engine"],
+        "options": data["options"],
+        "players": data["players"],
+        "names": list(started.names),
+        "bots": list(started.bots),
+        "status": "finished" if entry.over else "playing",
+        "steps": entry.steps,
+        "you": await rep.seat_of(room, entry, token),
+        "moves": await rep.moves(room, entry),
+        "result": await rep.result(room, entry),
+        "commitment": data.get("commitment"),
+        "record": entry.over or data["engine"] in OPEN_ENGINES,
+    }
+    if entry.over:
+        out["seed"] = data["seed"]
+        out["salt"] = data.get("salt")
+    return out
+
+
+@router.get("/rooms/{room}/games/{game_no}/steps/{step}", summary="One step of a game's replay")
+async def step(
+    room: str,
+    game_no: int,
+    step: int,
+    rep: Rep,
+    token: Token,
+    seen_as: Annotated[int | None, Query(alias="as")] = None,
+) -> dict[str, Any]:
+    return await rep.step(room, game_no, step, token, seen_as)
+
+
+def _download(body: str, media_type: str, filename: str) -> Response:
+    return Response(
+        body,
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/rooms/{room}/games/{game_no}/record", summary="The game record (JSON)")
+async def record(room: str, game_no: int, rep: Rep) -> Response:
+    data = await export(rep, room, game_no)
+    name = f"{data['engine']}-{room[:8]}-{game_no}.json"
+    return _download(json.dumps(data, indent=1), "application/json", name)
+
+
+@router.get("/rooms/{room}/games/{game_no}/record.blksgf", summary="A Blokus game as .blksgf")
+async def record_sgf(room: str, game_no: int, rep: Rep) -> Response:
+    data = await export(rep, room, game_no)
+    if data["engine"] != "blokus":
+        raise ApiError(404, "not_blokus", "Only Blokus games can be saved as .blksgf.")
+    return _download(sgf.write(data), sgf.MEDIA_TYPE, f"blokus-{room[:8]}-{game_no}.blksgf")
+
+
+async def _created(request: Request, svc: Services, raw: Any) -> dict[str, Any]:
+    # an import makes a room: it counts against the same limit as POST /api/rooms
+    if not svc.room_limit.allow(_client(request)):
+        raise ApiError(
+            429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
+        )
+    state, tokens = await import_record(svc.rooms, raw)
+    base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return {
+        "room": state.room.id,
+        "url": f"{base}/r/{state.room.id}",
+        "status": state.status,
+        "seats": [
+            {"seat": i, "name": s.name, "token": tokens[i]} for i, s in enumerate(state.seats)
+        ],
+    }
+
+
+@router.post("/records", status_code=201, summary="A new room from a game record")
+async def import_json(request: Request, svc: Svc) -> dict[str, Any]:
+    try:
+        raw = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "bad_record", f"The record is not valid JSON ({exc}).") from exc
+    return await _created(request, svc, raw)
+
+
+@router.post("/records/blksgf", status_code=201, summary="A new room from a .blksgf file")
+async def import_sgf(request: Request, svc: Svc) -> dict[str, Any]:
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        text = (await request.body()).decode("latin-1")
+    return await _created(request, svc, sgf.read(text))
+
+
+@router.post("/records/verify", summary="Check a record's commitment, deal and moves")
+async def verify_record(request: Request) -> dict[str, Any]:
+    try:
+        raw = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "bad_record", f"The record is not valid JSON ({exc}).") from exc
+    if not isinstance(raw, dict):
+        raise ApiError(400, "bad_record", "A game record is a JSON object.")
+    return verify(raw).body()

@@ -1,0 +1,212 @@
+"""Blokus games as Pentobi's SGF dialect (``.blksgf``), written and read.
+
+The dialect, as Pentobi documents it: ``GM`` names the variant as a string
+("Blokus", "Blokus Two-Player", "Blokus Three-Player", "Blokus Duo"); with two
+colours the moves are ``B``/``W``, with four they are ``1``..``4`` in colour
+order; a move's value lists the squares its piece covers, comma-separated, each
+a column letter and a row number counted from ``a1`` at the lower left corner
+(our rows count from the top). One node per move along the main line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.errors import ApiError
+from engines import get_engine
+from engines.blokus.pieces import placements
+from engines.blokus.rules import LAYOUTS
+
+MEDIA_TYPE = "application/x-blokus-sgf"
+GAMES = {
+    ("classic", 4): "Blokus",
+    ("classic", 2): "Blokus Two-Player",
+    ("classic", 3): "Blokus Three-Player",
+    ("duo", 2): "Blokus Duo",
+}
+VARIANTS = {name: setup for setup, name in GAMES.items()}
+MOVE_PROPS = ("B", "W", "1", "2", "3", "4")
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError(400, "bad_sgf", message)
+
+
+def point(size: int, r: int, c: int) -> str:
+    return f"{chr(ord('a') + c)}{size - r}"
+
+
+def cell(size: int, text: str) -> list[int]:
+    """``"f9"`` on a board of ``size`` as ``[row, col]``; 400 ``bad_sgf`` if not on it."""
+    letters = text.rstrip("0123456789").lower()
+    digits = text[len(letters) :]
+    if len(letters) != 1 or not letters.isalpha() or not digits.isdigit():
+        raise _bad(f"{text!r} is not a point like 'f9'.")
+    c, row = ord(letters) - ord("a"), int(digits)
+    if not (0 <= c < size and 1 <= row <= size):
+        raise _bad(f"The point {text!r} is off the {size}x{size} board.")
+    return [size - row, c]
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write(record: Mapping[str, Any]) -> str:
+    """A Blokus record as ``.blksgf`` text."""
+    engine = get_engine("blokus")
+    variant = record["options"].get("variant", "classic")
+    players = record["players"]
+    size = LAYOUTS[variant].size
+    two_colours = len(LAYOUTS[variant].colours) == 2
+    root = f"FF[4]CA[UTF-8]AP[Spieltisch]GM[{GAMES[(variant, players)]}]"
+    names = record.get("names") or []
+    if players == 2 and len(names) == 2:
+        root += f"PB[{_escape(names[0])}]PW[{_escape(names[1])}]"
+    state = engine.new_game(players, 0, record["options"])
+    nodes = [root]
+    for entry in record["moves"]:
+        colour = state.turn
+        cells = sorted(entry["move"]["cells"], key=lambda rc: (-rc[0], rc[1]))
+        prop = ("B", "W")[colour] if two_colours else str(colour + 1)
+        nodes.append(f"{prop}[{','.join(point(size, r, c) for r, c in cells)}]")
+        state = engine.play(state, entry["seat"], entry["move"])
+    return "(;" + "\n;".join(nodes) + ")\n"
+
+
+def parse(text: str) -> list[dict[str, list[str]]]:
+    """The nodes of the first game's main line, each ``{property: [values]}``."""
+    nodes: list[dict[str, list[str]]] = []
+    if not text.startswith("("):
+        raise _bad("This is not an SGF game: it needs '(;' ... ')'.")
+    i, n = 0, len(text)
+    depth = 0
+    done_main = False
+    prop: str | None = None
+    node: dict[str, list[str]] | None = None
+    while i < n:
+        ch = text[i]
+        if ch == "(":
+            # the first variation is the main line; the first ")" ends it
+            depth += 1
+            i += 1
+        elif ch == ")":
+            depth -= 1
+            done_main = True
+            i += 1
+            if depth <= 0:
+                break
+        elif ch == ";":
+            i += 1
+            if done_main:
+                node = None
+                continue
+            node = {}
+            nodes.append(node)
+            prop = None
+        elif ch == "[":
+            end = i + 1
+            value = []
+            while end < n and text[end] != "]":
+                if text[end] == "\\" and end + 1 < n:
+                    end += 1
+                value.append(text[end])
+                end += 1
+            if end >= n:
+                raise _bad("A property value is not closed with ']'.")
+            if node is not None and prop is not None:
+                node.setdefault(prop, []).append("".join(value))
+            elif node is not None or not done_main:
+                raise _bad("A value [..] comes before any property name.")
+            i = end + 1
+        elif ch.isalnum():
+            start = i
+            while i < n and text[i].isalnum():
+                i += 1
+            prop = text[start:i]
+        elif ch.isspace():
+            i += 1
+        else:
+            raise _bad(f"Unexpected {ch!r} at character {i + 1}.")
+    if not nodes or not done_main:
+        raise _bad("This is not an SGF game: it needs '(;' ... ')'.")
+    return nodes
+
+
+def read(text: str) -> dict[str, Any]:
+    """A ``.blksgf`` game as a game record (``app.records``), moves named by piece."""
+    nodes = parse(text.strip())
+    root = nodes[0]
+    game = (root.get("GM") or [""])[0]
+    if game not in VARIANTS:
+        raise _bad(
+            f"GM[{game}] is not a Blokus variant this server plays; "
+            f"known: {', '.join(GAMES.values())}."
+        )
+    for setup in ("AB", "AW", "A1", "A2", "A3", "A4", "AE"):
+        if any(setup in node for node in nodes):
+            raise _bad("Setup positions (AB, AW, A1…A4, AE) can't be imported, only moves.")
+    variant, players = VARIANTS[game]
+    size = LAYOUTS[variant].size
+    table = placements(size)
+    two_colours = len(LAYOUTS[variant].colours) == 2
+    engine = get_engine("blokus")
+    options = {"variant": variant}
+    state = engine.new_game(players, 0, options)
+    moves: list[dict[str, Any]] = []
+    for node in nodes[1:]:
+        props = [p for p in MOVE_PROPS if p in node]
+        if not props:
+            continue
+        if len(props) > 1:
+            raise _bad(f"Move {len(moves) + 1} has more than one move property.")
+        prop = props[0]
+        number = len(moves) + 1
+        colour = ("B", "W").index(prop) if prop in ("B", "W") and two_colours else None
+        if colour is None:
+            if prop in ("B", "W") or int(prop) > len(LAYOUTS[variant].colours):
+                raise _bad(f"Move {number}: {prop}[…] is not a colour of {game}.")
+            colour = int(prop) - 1
+        cells = [cell(size, p) for p in node[prop][0].split(",") if p]
+        mask = 0
+        for r, c in cells:
+            mask |= 1 << (r * size + c)
+        pid = table.by_cell_mask.get(mask)
+        if pid is None or len(cells) != bin(mask).count("1"):
+            raise _bad(f"Move {number}: the squares {node[prop][0]} form no Blokus piece.")
+        if state.turn != colour:
+            expected = state.turn
+            raise ApiError(
+                422,
+                "illegal_move",
+                f"Move {number} is for colour {colour + 1}, but colour "
+                f"{'none' if expected is None else expected + 1} is to move.",
+                move=number,
+                reason="not_your_turn",
+            )
+        seat = engine.to_act(state)[0]
+        move = {"piece": table.name[pid], "cells": cells}
+        try:
+            state = engine.play(state, seat, move)
+        except ValueError as exc:
+            raise ApiError(
+                422, "illegal_move", f"Move {number} is illegal: {exc}", move=number
+            ) from exc
+        moves.append({"seat": seat, "move": move})
+    names = [f"Player {i + 1}" for i in range(players)]
+    if players == 2:
+        for i, key in enumerate(("PB", "PW")):
+            if root.get(key) and root[key][0].strip():
+                names[i] = root[key][0].strip()[:40]
+    return {
+        "format": "spieltisch-record",
+        "format_version": 1,
+        "engine": "blokus",
+        "version": engine.version,
+        "options": options,
+        "players": players,
+        "names": names,
+        "moves": moves,
+        "result": None,
+    }

@@ -1,0 +1,76 @@
+// @ts-check
+/**
+ * The room page's replay extras: "since your last turn" (one summary line, and
+ * the log lines of those moves marked), the history of the table's games with a
+ * running tally and replay links, the current game's downloads, and importing a
+ * record as a new table.
+ */
+
+import { h } from "../dom.js";
+import { importForm, loadHistory, renderHistory, replayHref } from "./history.js";
+import { sinceLastTurn, summaryLine } from "./since.js";
+import { toast } from "../toast.js";
+
+/** @typedef {import("../messages.js").RoomEvent} RoomEvent */
+
+let historyKey = "";
+
+/**
+ * @param {{roomId: string, current: any, events: RoomEvent[], names: string[], game: any,
+ *   t: import("../i18n.js").Translate, lang: string, since: HTMLElement, log: HTMLElement,
+ *   history: HTMLElement}} ctx
+ */
+export function renderReplayExtras(ctx) {
+  const { current, t } = ctx;
+  const room = current.room;
+  const you = current.you;
+  const myTurn = room.status === "playing" && you != null && current.to_act.includes(you);
+  const moves = myTurn ? sinceLastTurn(ctx.events, you) : [];
+  ctx.since.hidden = !myTurn;
+  if (myTurn) {
+    ctx.since.textContent = summaryLine(moves, {
+      names: ctx.names,
+      t,
+      lang: ctx.lang,
+      describeMove: ctx.game?.describeMove ?? null,
+    });
+  }
+  const marked = new Set(moves.map((event) => String(event.seq)));
+  for (const li of ctx.log.querySelectorAll("li")) {
+    li.classList.toggle("log-since", marked.has(/** @type {HTMLElement} */ (li).dataset.seq ?? ""));
+  }
+  const key = `${room.game_no}:${room.status}:${ctx.lang}`;
+  if (key !== historyKey) {
+    historyKey = key;
+    refresh(ctx);
+  }
+}
+
+/** @param {Parameters<typeof renderReplayExtras>[0]} ctx */
+async function refresh(ctx) {
+  const { roomId, current, t } = ctx;
+  let history = { games: [], tally: [] };
+  try {
+    history = await loadHistory(roomId);
+  } catch {
+    // a table without games yet, or offline: the panel just stays short
+  }
+  const box = h("div", {});
+  renderHistory(box, roomId, history, { t, lang: ctx.lang, current: current.room.game_no });
+  const links = [];
+  const gameNo = current.room.game_no;
+  if (gameNo > 0) {
+    const base = `/api/rooms/${encodeURIComponent(roomId)}/games/${gameNo}`;
+    links.push(h("a", { href: replayHref(roomId, gameNo), class: "btn btn-small", id: "open-replay" }, t("history.open")));
+    const open = current.room.status === "finished" || current.room.game === "blokus";
+    if (open) links.push(" ", h("a", { href: `${base}/record`, download: "", class: "btn btn-small" }, t("replay.download_json")));
+    if (current.room.game === "blokus") {
+      links.push(" ", h("a", { href: `${base}/record.blksgf`, download: "", class: "btn btn-small" }, t("replay.download_sgf")));
+    }
+  }
+  ctx.history.replaceChildren(
+    box,
+    links.length ? h("p", { class: "history-downloads" }, links) : null,
+    importForm((text) => toast(text, { kind: "error" }), t),
+  );
+}

@@ -1,0 +1,100 @@
+// @ts-check
+/**
+ * The room's history: every game played at the table with its result, a
+ * running tally of wins, a link to each game's replay, and a form to import a
+ * game record or a Blokus file as a new table.
+ */
+
+import { request, ApiError } from "../api.js";
+import { h } from "../dom.js";
+import { addStrings } from "../i18n.js";
+import strings from "../replay/strings.js";
+import { joinNames, winners } from "./log.js";
+import { tallyLine } from "./tally.js";
+
+addStrings(strings);
+
+/**
+ * @typedef {object} HistoryGame
+ * @property {number} game_no
+ * @property {string} status
+ * @property {number} steps
+ * @property {string[]} names
+ * @property {{scores: number[], ranks: number[]}|null} result
+ */
+/** @typedef {{games: HistoryGame[], tally: {name: string, wins: number}[]}} History */
+
+/** @param {string} roomId @returns {Promise<History>} */
+export const loadHistory = (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/games`);
+
+/** @param {string} roomId @param {number} gameNo */
+export const replayHref = (roomId, gameNo) => `/r/${encodeURIComponent(roomId)}/games/${gameNo}`;
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} roomId
+ * @param {History} history
+ * @param {{t: import("../i18n.js").Translate, lang: string, current?: number}} ctx
+ */
+export function renderHistory(root, roomId, history, { t, lang, current }) {
+  if (!history.games.length) {
+    root.replaceChildren(h("p", { class: "muted small" }, t("history.none")));
+    return;
+  }
+  const items = history.games.map((game) => {
+    const top = winners(game.result, game.names);
+    const outcome =
+      game.status !== "finished"
+        ? t("history.running")
+        : top.length === 1
+          ? t("result.winner", { name: top[0] })
+          : t("result.tie", { names: joinNames(top, lang) });
+    const label = t("history.game", { n: game.game_no });
+    return h(
+      "li",
+      { class: game.game_no === current ? "current" : null, dataset: { game: game.game_no } },
+      h("span", {}, h("strong", {}, label), " · ", outcome),
+      h("a", { href: replayHref(roomId, game.game_no), class: "btn btn-small btn-ghost" }, t("history.open")),
+    );
+  });
+  root.replaceChildren(
+    h("ol", { class: "history-list" }, items),
+    h("p", { class: "history-tally" }, `${t("history.tally")}: ${tallyLine(history.tally)}`),
+  );
+}
+
+/**
+ * A file picker that imports a record (.json) or a Blokus file (.blksgf) as a new table.
+ * @param {(text: string) => void} onError
+ * @param {import("../i18n.js").Translate} t
+ */
+export function importForm(onError, t) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "file", accept: ".json,.blksgf,application/json" }));
+  input.addEventListener("change", async () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    const text = await file.text();
+    const sgf = file.name.toLowerCase().endsWith(".blksgf") || text.trimStart().startsWith("(");
+    const response = await fetch(sgf ? "/api/records/blksgf" : "/api/records", {
+      method: "POST",
+      headers: { "Content-Type": sgf ? "application/x-blokus-sgf" : "application/json" },
+      body: text,
+    });
+    const data = await response.json().catch(() => ({}));
+    input.value = "";
+    if (!response.ok) {
+      onError(String(data.message ?? new ApiError(response.status, "http", response.statusText).message));
+      return;
+    }
+    // the importer holds every seat: keep the first one's token for the new table
+    const token = data.seats?.[0]?.token;
+    location.assign(`/r/${encodeURIComponent(data.room)}${token ? `#token=${encodeURIComponent(token)}` : ""}`);
+  });
+  return h(
+    "label",
+    { class: "history-import small" },
+    h("span", {}, t("history.import"), " "),
+    input,
+    h("span", { class: "muted small" }, " ", t("history.import_help")),
+  );
+}

@@ -1,0 +1,41 @@
+// @ts-check
+import test from "node:test";
+import assert from "node:assert/strict";
+import en from "../js/locales/en.js";
+import replayStrings from "../js/replay/strings.js";
+import { translate } from "../js/i18n.js";
+import { sinceLastTurn, summaryLine } from "../js/room/since.js";
+import { tallyLine } from "../js/room/tally.js";
+
+const tables = { en: { ...en, ...replayStrings.en } };
+/** @type {import("../js/i18n.js").Translate} */
+const t = (key, params) => translate(tables, "en", key, params);
+const move = (/** @type {number} */ seq, /** @type {number} */ seat) => ({ seq, kind: "move", seat, log: { seat } });
+
+test("since your last turn lists only the others' moves after your own, in this game", () => {
+  const events = [
+    move(3, 0),
+    { seq: 4, kind: "game_started", game_no: 2 },
+    move(5, 0),
+    move(6, 1),
+    { seq: 7, kind: "chat", seat: 1, text: "hi" },
+    move(8, 0),
+    move(9, 1),
+    move(10, 2),
+  ];
+  assert.deepEqual(sinceLastTurn(events, 0).map((e) => e.seq), [9, 10]);
+  assert.deepEqual(sinceLastTurn(events, 3).map((e) => e.seq), [5, 6, 8, 9, 10]);
+  assert.deepEqual(sinceLastTurn(events, 2).map((e) => e.seq), []);
+});
+
+test("the summary is one line counting the moves and naming them", () => {
+  const ctx = { names: ["Anna", "Ben", "Cara"], t, lang: "en" };
+  const line = summaryLine([move(9, 1), move(10, 2)], ctx);
+  assert.equal(line, "Since your last turn: 2 moves — Ben moved. Cara moved.");
+  assert.equal(summaryLine([], ctx), "Nothing happened since your last turn.");
+  assert.ok(!line.includes("\n"));
+});
+
+test("the tally reads like a scoreboard", () => {
+  assert.equal(tallyLine([{ name: "Anna", wins: 3 }, { name: "Ben", wins: 2 }]), "Anna 3 – Ben 2");
+});

@@ -1,0 +1,117 @@
+"""Replays in Chromium: a finished M game stepped to its end, a running Blokus game watched."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.app.records_help import bot_record
+from tests.server import ServerProcess
+
+pytestmark = pytest.mark.e2e
+
+
+def _import(server: ServerProcess, record: dict[str, object]) -> str:
+    made = httpx.post(f"{server.url}/api/records", json=record, timeout=30)
+    assert made.status_code == 201, made.text
+    return str(made.json()["room"])
+
+
+def test_stepping_through_a_finished_m_game_to_its_end_and_verifying_the_deal(
+    person, server: ServerProcess
+) -> None:
+    record = bot_record("m", 2, {}, seed=21)
+    steps = len(record["moves"])
+    room = _import(server, record)
+    page = person(f"/r/{room}/games/1")
+    expect(page.locator("#replay-title")).to_have_text("Replay of game 1")
+    expect(page.locator("#position")).to_have_text("Start of game 1")
+    expect(page.locator("#board-root.mm-root")).to_be_visible()
+    expect(page.locator("#moves li")).to_have_count(steps + 1)
+
+    page.get_by_role("button", name="Next move").click()
+    expect(page.locator("#position")).to_have_text(f"Move 1 of {steps}")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#position")).to_have_text(f"Move 2 of {steps}")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#position")).to_have_text(f"Move 1 of {steps}")
+    page.locator("#moves li[data-step='5'] button").click()
+    expect(page.locator("#position")).to_have_text(f"Move 5 of {steps}")
+    expect(page.locator("#moves li.current")).to_have_attribute("data-step", "5")
+    page.locator("#slider").fill(str(steps - 3))
+    expect(page.locator("#position")).to_have_text(f"Move {steps - 3} of {steps}")
+    for _ in range(3):
+        page.get_by_role("button", name="Next move").click()
+    expect(page.locator("#position")).to_have_text(f"Move {steps} of {steps}")
+    expect(page.get_by_role("button", name="Next move")).to_be_disabled()
+    expect(page.locator("#board-root")).to_have_attribute("data-step", str(steps))
+
+    # over: every hand may be seen; the other seat's hand as it was
+    expect(page.locator("#seen-as option")).to_have_count(3)
+    page.locator("#seen-as").select_option("1")
+    expect(page.locator("#board-root")).to_have_attribute("data-step", str(steps))
+    page.keyboard.press("Home")
+    expect(page.locator("#position")).to_have_text("Start of game 1")
+    expect(page.locator("#board-root .mm-hand .mm-card").first).to_be_visible()
+
+    expect(page.locator("#download-json")).to_have_attribute(
+        "href", f"/api/rooms/{room}/games/1/record"
+    )
+    page.get_by_role("button", name="Verify the deal").click()
+    expect(page.locator("#verify-result")).to_contain_text("Verified")
+    expect(page.locator("#verify-out")).to_contain_text("matches the commitment")
+
+    page.locator("#lang").select_option("de")
+    expect(page.locator("#replay-title")).to_have_text("Wiederholung von Partie 1")
+    page.locator("#lang").select_option("fr")
+    expect(page.locator("#position")).to_have_text(re.compile("^Début de la partie 1"))
+
+
+def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerProcess) -> None:
+    record = bot_record("blokus", 4, {"variant": "classic"}, seed=22)
+    record["moves"] = record["moves"][:9]
+    record["result"] = None
+    room = _import(server, record)
+    page = person(f"/r/{room}/games/1")
+    expect(page.locator("#position")).to_have_text("Move 9 of 9")
+    cells = page.locator(".bk-board .cell.filled")
+    placed = sum(len(m["move"]["cells"]) for m in record["moves"])
+    expect(cells).to_have_count(placed)
+    expect(page.locator("#seen-as option")).to_have_count(1)
+    expect(page.locator("#visibility")).to_contain_text("still running")
+    page.keyboard.press("Home")
+    expect(page.locator("#position")).to_have_text("Start of game 1")
+    expect(cells).to_have_count(0)
+    for number in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#position")).to_have_text(f"Move {number} of 9")
+        done = sum(len(m["move"]["cells"]) for m in record["moves"][:number])
+        expect(cells).to_have_count(done)
+    expect(page.locator("#download-sgf")).to_be_visible()
+    expect(page.get_by_role("button", name="Verify the deal")).to_be_disabled()
+    expect(page.locator("#history")).to_contain_text("Game 1")
+    page.locator("#back").click()
+    expect(page).to_have_url(re.compile(rf"/r/{room}$"))
+    expect(page.locator("#history")).to_contain_text("Game 1 · running")
+    expect(page.locator("#since")).to_be_hidden()
+
+
+def test_since_your_last_turn_sums_up_the_others_moves_in_one_line(
+    person, server: ServerProcess
+) -> None:
+    record = bot_record("blokus", 4, {"variant": "classic"}, seed=23)
+    record["moves"] = record["moves"][:9]
+    record["result"] = None
+    made = httpx.post(f"{server.url}/api/records", json=record, timeout=30).json()
+    token = made["seats"][1]["token"]  # yellow: its last piece was move 6
+    page = person(f"/r/{made['room']}#token={token}")
+    since = page.locator("#since")
+    expect(since).to_be_visible()
+    expect(since).to_contain_text("Since your last turn: 3 moves")
+    expect(page.locator("#log li.log-since")).to_have_count(3)
+    expect(page.locator("#open-replay")).to_have_attribute("href", f"/r/{made['room']}/games/1")
+    page.locator("#lang").select_option("de")
+    expect(since).to_contain_text("Seit deinem letzten Zug: 3 Züge")
