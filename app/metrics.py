@@ -85,7 +85,7 @@ class Metrics:
             ["error"],
             registry=r,
         )
-        # for whoever sends turn alerts: inc(channel="email", outcome="sent" | "failed")
+        # the alert worker's tries: outcome sent, failed (tried again), given_up or dropped
         self.alert_deliveries = Counter(
             "spieltisch_alert_deliveries",
             "Turn alerts handed to a channel, by channel and outcome.",
@@ -103,6 +103,9 @@ class Metrics:
         services.rooms.after_commit.append(self._after_commit)
         self.watch_database(services.engine)
         self._time_pushes(services)
+        services.outbox.outcomes.append(
+            lambda channel, outcome: self.alert_deliveries.labels(channel, outcome).inc()
+        )
 
     async def _on_append(self, _session: Any, before: RoomState, after: RoomState) -> None:
         """Note what an append adds; it counts once its transaction has committed."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -56,6 +57,8 @@ class Outbox:
         self._client: httpx.AsyncClient | None = None
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        # told (channel kind, outcome) after each try: sent, failed, given_up, dropped
+        self.outcomes: list[Callable[[str, str], None]] = []
 
     @property
     def keys(self) -> AlertKeys:
@@ -135,13 +138,19 @@ class Outbox:
             await self._send(state, due)
         except push.SubscriptionGone as exc:
             log.info("alert %s: push subscription %s dropped (%s)", due.id, due.channel.id, exc)
+            self._tell(due, "dropped")
             async with self.rooms.db.transaction() as session:
                 await alert_store.delete_channel(session, due.channel.id)
             return
         except (push.DeliveryFailed, mailer.MailFailed, webhooks.WebhookFailed) as exc:
             await self._failed(due, str(exc))
             return
+        self._tell(due, "sent")
         await self._finish(due, "sent", None)
+
+    def _tell(self, due: Due, outcome: str) -> None:
+        for listener in self.outcomes:
+            listener(due.channel.kind, outcome)
 
     async def _not_due(self, state: RoomState, due: Due) -> str | None:
         """Why the alert is no longer wanted, or None if it still is."""
@@ -159,8 +168,10 @@ class Outbox:
 
     async def _failed(self, due: Due, error: str) -> None:
         attempts = due.attempts + 1
+        given_up = attempts >= self.settings.alert_attempts
+        self._tell(due, "given_up" if given_up else "failed")
         async with self.rooms.db.transaction() as session:
-            if attempts >= self.settings.alert_attempts:
+            if given_up:
                 log.warning(
                     "alert %s (%s, room %s) given up after %d tries: %s",
                     due.id,

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import generate_latest
 
 from app.clock import clock
 from app.config import Settings
@@ -264,3 +265,16 @@ def test_a_reminder_queued_by_another_part_goes_out_at_once_with_its_own_words(
     (mail,) = smtp.wait(1)
     assert mail["Subject"] == "Die Zeit wird knapp — Secret count mit Anna"
     assert "noch am Zug, und die Zeit wird knapp" in mail.get_content()
+
+
+def test_each_mail_sent_is_counted_in_the_metrics(client: TestClient, smtp: SmtpServer) -> None:
+    room, (anna, ben) = table(client)
+    client.put(
+        f"/api/rooms/{room}/alerts/email", json={"address": "ben@example.org"}, headers=auth(ben)
+    )
+    move(client, room, anna)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    smtp.wait(1)
+    exposed = generate_latest(client.app.state.metrics.registry)  # type: ignore[attr-defined]
+    assert b'spieltisch_alert_deliveries_total{channel="email",outcome="sent"} 1.0' in exposed
