@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -57,6 +59,8 @@ class ServerProcess:
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                # its own process group: a kill takes its bot workers with it, as a crash would
+                start_new_session=True,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -73,16 +77,22 @@ class ServerProcess:
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:
             return
+        group = self.proc.pid
         if kill:
-            self.proc.kill()
+            self._kill_group(group)
         else:
             self.proc.terminate()
         try:
             self.proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
+            self._kill_group(group)
             self.proc.wait()
         self.proc = None
+
+    @staticmethod
+    def _kill_group(group: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
 
     def restart(self, kill: bool = True) -> None:
         self.stop(kill=kill)

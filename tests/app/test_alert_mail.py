@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from prometheus_client import generate_latest
 
 from app.clock import clock
 from app.config import Settings
@@ -276,5 +275,9 @@ def test_each_mail_sent_is_counted_in_the_metrics(client: TestClient, smtp: Smtp
     _later(DELAY_MINUTES + 1)
     work(client)
     smtp.wait(1)
-    exposed = generate_latest(client.app.state.metrics.registry)  # type: ignore[attr-defined]
-    assert b'spieltisch_alert_deliveries_total{channel="email",outcome="sent"} 1.0' in exposed
+    registry = client.app.state.metrics.registry  # type: ignore[attr-defined]
+    sent = registry.get_sample_value(
+        "spieltisch_alert_deliveries_total", {"channel": "email", "outcome": "sent"}
+    )
+    # on PostgreSQL the session's database is shared: other tests' due alerts may go too
+    assert sent is not None and sent >= 1
