@@ -100,6 +100,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         bot_delay_ms=0,
         bot_workers=0,
         snapshot_every=5,
+        # tests play as fast as the machine goes: a budget they can't outrun, so no test
+        # depends on the machine's speed (the budget's own tests narrow it on purpose)
+        seat_budget_messages=1_000_000,
     )
 
 
