@@ -82,6 +82,8 @@ class Alerts:
     async def on_append(self, session: Any, before: RoomState, after: RoomState) -> None:
         if before.game is after.game and before.status == after.status:
             return  # chat, presence-free events: nobody's turn changed
+        if not after.alerts:
+            return  # nobody ever set up an alert here: nothing is queued, nothing to queue
         room_id = after.room.id
         if after.game_no != before.game_no:
             await alert_store.cancel(session, room_id)

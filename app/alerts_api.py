@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -22,6 +23,7 @@ from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token, room_id
 from app.errors import ApiError
 from app.rooms import seat_in
+from app.roomstate import ALERTS_ON
 from app.services import Services
 from app.text import storable
 from app.webhooks import SHAPES, BadWebhook, check_url
@@ -145,12 +147,15 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
         raise ApiError(
             400, "bad_subscription", "This push subscription's keys are not valid."
         ) from exc
-    async with svc.rooms.db.transaction() as session:
+
+    async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
         await alert_store.add_channel(
             session, room, person, "push", body.endpoint, {"keys": keys}, replace_all=False
         )
         await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
+
+    await _with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -174,11 +179,14 @@ async def set_email(
         raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
     assert token is not None
     data = {"sealed": svc.outbox.keys.seal(token), "base": _base(svc, request)}
-    async with svc.rooms.db.transaction() as session:
+
+    async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
         await alert_store.add_channel(
             session, room, person, "email", address, data, replace_all=True
         )
+
+    await _with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -231,12 +239,15 @@ async def set_webhook(
         await check_url(body.url, svc.settings.webhook_allow_private)
     except BadWebhook as exc:
         raise ApiError(400, "bad_webhook", str(exc)) from exc
-    async with svc.rooms.db.transaction() as session:
+
+    async def write(session: Any) -> None:
         mine = await alert_store.save_seat_settings(session, room, person, body.lang)
         data = {"shape": body.shape, "lang": body.lang or mine.lang, "base": _base(svc, request)}
         await alert_store.add_channel(
             session, room, None, "webhook", body.url, data, replace_all=True
         )
+
+    await _with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -247,6 +258,19 @@ async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     async with svc.rooms.db.transaction() as session:
         await alert_store.remove_channels(session, room, None, "webhook", None)
     return await _settings(svc, room, seat, person)
+
+
+async def _with_alerts_on(
+    svc: Services, room: str, write: Callable[[Any], Awaitable[None]]
+) -> None:
+    """Add a channel with ``write``. The room's first one also appends ``alerts_on`` in
+    the same transaction: moves skip all alert work in rooms without it, and a move
+    raced against this is tried again on the state that has it."""
+    if (await svc.rooms.load(room)).alerts:
+        async with svc.rooms.db.transaction() as session:
+            await write(session)
+        return
+    await svc.rooms.note(room, ALERTS_ON, write)
 
 
 async def _host(svc: Services, room: str, seat: int) -> None:

@@ -21,6 +21,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
@@ -36,7 +37,7 @@ from app.roomstate import RoomState
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.store import EventRecord
 from app.text import chat_text
-from app.views import seat_state
+from app.views import StateMessages, seat_state
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +81,32 @@ class Connection:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_encoded(_encode(message))
+
+    async def send_encoded(self, text: str) -> None:
         async with self.send_lock:
             try:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(text)
             except WebSocketDisconnected as exc:  # an earlier send found the peer gone
                 raise WebSocketDisconnect(1006) from exc
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@dataclass(frozen=True)
+class Push:
+    """What a push to a room must do: bring its sockets to ``seq`` at least (``None``:
+    to whatever the log holds now), and with ``presence`` tell who is online."""
+
+    seq: int | None = None
+    presence: bool = False
+
+    def join(self, other: Push) -> Push:
+        """One push doing what both ask."""
+        seq = None if self.seq is None or other.seq is None else max(self.seq, other.seq)
+        return Push(seq=seq, presence=self.presence or other.presence)
 
 
 class Hub:
@@ -98,7 +120,8 @@ class Hub:
         # one budget per seat token, shared with the REST moves and chat of that token
         self.budget = Budget(settings.seat_budget_messages, settings.seat_budget_seconds)
         self._conns: dict[str, set[Connection]] = {}
-        self._dirty: set[str] = set()
+        self._dirty: dict[str, Push] = {}
+        self._wants: dict[str, Push] = {}
         self._pushers: dict[str, asyncio.Task[None]] = {}
         self._heartbeat: asyncio.Task[None] | None = None
         doorbell.listen(self.on_bell)
@@ -148,56 +171,87 @@ class Hub:
             for known in list(self._conns):
                 self._mark(known)
         elif room_id in self._conns:
-            self._mark(room_id)
+            seq = message.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                self._mark(room_id, Push(seq=seq))
+            elif message.get("presence"):
+                self._mark(room_id, Push(seq=0, presence=True))
+            else:
+                self._mark(room_id)
 
-    def _mark(self, room_id: str) -> None:
-        self._dirty.add(room_id)
+    def _mark(self, room_id: str, push: Push | None = None) -> None:
+        """Push to ``room_id``'s sockets what ``push`` asks (default: catch up from the
+        log); marks that come while a push runs fold into one more push."""
+        push = push or Push()
+        wanted = self._dirty.get(room_id)
+        self._dirty[room_id] = push if wanted is None else wanted.join(push)
         if room_id not in self._pushers:
             self._pushers[room_id] = asyncio.create_task(self._push_loop(room_id))
 
     async def _push_loop(self, room_id: str) -> None:
         try:
             while room_id in self._dirty:
-                self._dirty.discard(room_id)
+                self._wants[room_id] = self._dirty.pop(room_id)
                 try:
                     await self._push_room(room_id)
                 except Exception:
                     log.exception("push to room %s failed", room_id)
         finally:
+            self._wants.pop(room_id, None)
             self._pushers.pop(room_id, None)
 
     async def _push_room(self, room_id: str) -> None:
         conns = list(self._conns.get(room_id, ()))
         if not conns:
             return
-        state = await self.rooms.load(room_id)
+        wanted = self._wants.get(room_id) or Push()
+        if wanted.seq is None:
+            state = await self.rooms.load(room_id)
+        else:  # the cache answers when it has what the bell rang for
+            state = await self.rooms.at_least(room_id, wanted.seq)
+        behind = [c for c in conns if c.last_seq < state.seq]
+        if not behind and not wanted.presence:
+            return  # a bell for what these sockets have (this process rang it itself)
         seats = state.seat_records()
         online = await self.presence.online(room_id, state.room.players)
-        events, first = await self._backlog(room_id, min(c.last_seq for c in conns), state)
-        for conn in conns:
-            if conn.last_seq >= state.seq:
-                payload: dict[str, Any] = {
+        if wanted.presence:
+            presence = _encode(
+                {
                     "type": "presence",
                     "seq": state.seq,
                     "online": [
                         online.get(s, False) or bool(seats[s].bot) for s in range(len(seats))
                     ],
                 }
-            else:
-                seat = seat_of(state, conn.token_hash)
-                if seat is None and conn.token_hash is not None:
-                    # the host freed this token's seat: the token is worth nothing any more
+            )
+            for conn in conns:
+                if conn.last_seq >= state.seq:
                     with contextlib.suppress(Exception):
-                        await conn.ws.close(code=CLOSE_BAD_TOKEN)
-                    continue
+                        await conn.send_encoded(presence)
+        if not behind:
+            return
+        events, first = await self._backlog(room_id, min(c.last_seq for c in behind), state)
+        messages = StateMessages(state, seats, online)
+        # sockets of one seat that saw the same seq get the very same bytes
+        encoded: dict[tuple[int | None, int], str] = {}
+        for conn in behind:
+            seat = seat_of(state, conn.token_hash)
+            if seat is None and conn.token_hash is not None:
+                # the host freed this token's seat: the token is worth nothing any more
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=CLOSE_BAD_TOKEN)
+                continue
+            key = (seat, conn.last_seq)
+            text = encoded.get(key)
+            if text is None:
                 fresh = [e for e in events if e.seq > conn.last_seq]
                 cut = first if conn.last_seq < first - 1 else None
-                payload = seat_state(state, seats, online, seat, fresh, cut)
-                conn.last_seq = state.seq
-                if seat != conn.seat:
-                    await self._moved(conn, seat)
+                text = encoded[key] = _encode(messages.for_seat(seat, fresh, cut))
+            conn.last_seq = state.seq
+            if seat != conn.seat:
+                await self._moved(conn, seat)
             with contextlib.suppress(Exception):
-                await conn.send(payload)
+                await conn.send_encoded(text)
 
     async def _backlog(
         self, room_id: str, since: int, state: RoomState
@@ -209,8 +263,7 @@ class Hub:
         start = max(since, state.seq - self.settings.catch_up_events, 0)
         if start >= state.seq:
             return [], state.seq + 1
-        rows = await self.rooms.events(room_id, start, limit=state.seq - start)
-        return [e for e in rows if e.seq <= state.seq], start + 1
+        return await self.rooms.events_upto(room_id, start, state.seq), start + 1
 
     async def _moved(self, conn: Connection, seat: int | None) -> None:
         """A new game shuffled the seats: the socket's presence follows its token."""

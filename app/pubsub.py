@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -71,6 +72,8 @@ class RedisDoorbell(Doorbell):
         self._tasks: list[asyncio.Task[None]] = []
         self._catching_up: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Event()
+        # which process rang a bell: its own come back through Redis, and are skipped
+        self.origin = secrets.token_hex(8)
         link.on_up.append(self._on_redis_back)
 
     async def start(self) -> None:
@@ -88,14 +91,15 @@ class RedisDoorbell(Doorbell):
                 await task
 
     async def publish(self, room_id: str, message: dict[str, Any]) -> None:
-        """Ring for every process; if Redis is away, keep the bell and ring it later."""
+        """Ring here at once, then for every other process through Redis; if Redis is
+        away, keep the bell and ring it later."""
+        # this process's own sockets need no round trip through Redis to hear it
+        await self._deliver(room_id, message)
         try:
             await self._ring(room_id, message)
         except RedisDown as exc:
             log.info("bell for room %s kept for later: %s", room_id, exc)
             self._pending[room_id] = message
-            # this process's own sockets need no Redis to hear it
-            await self._deliver(room_id, message)
 
     def health(self) -> dict[str, Any]:
         if self.link.up and self._subscribed:
@@ -129,7 +133,7 @@ class RedisDoorbell(Doorbell):
                     del self._pending[room_id]
 
     async def _ring(self, room_id: str, message: dict[str, Any]) -> None:
-        payload = json.dumps({"room": room_id, **message})
+        payload = json.dumps({"room": room_id, "from": self.origin, **message})
         await self.link.run(lambda redis: redis.publish(CHANNEL, payload))
 
     async def _run(self) -> None:
@@ -152,6 +156,8 @@ class RedisDoorbell(Doorbell):
                         try:
                             message = json.loads(raw["data"])
                             room_id = str(message.pop("room"))
+                            if message.pop("from", None) == self.origin:
+                                continue  # rung here, and heard here already
                         except (ValueError, KeyError, AttributeError, TypeError):
                             log.warning("ignoring a malformed bell: %r", raw["data"][:200])
                             continue

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -66,26 +66,56 @@ def seat_in(state: RoomState, token: str | None) -> int | None:
 
 
 class StateCache:
-    """Recently used room states; only a cache: the log is the truth."""
+    """Recently used room states, each with its newest events; only a cache: the log is
+    the truth.
 
-    def __init__(self, size: int = 2000) -> None:
+    The events kept are consecutive and end at the state's ``seq``, so a push can hand
+    a socket what it hasn't seen without asking the database.
+    """
+
+    def __init__(self, size: int = 2000, events: int = 64) -> None:
         self._size = size
-        self._items: OrderedDict[str, RoomState] = OrderedDict()
+        self._keep = events
+        self._items: OrderedDict[str, tuple[RoomState, tuple[store.EventRecord, ...]]] = (
+            OrderedDict()
+        )
 
     def get(self, room_id: str) -> RoomState | None:
-        state = self._items.get(room_id)
-        if state is not None:
-            self._items.move_to_end(room_id)
-        return state
+        item = self._items.get(room_id)
+        if item is None:
+            return None
+        self._items.move_to_end(room_id)
+        return item[0]
 
-    def put(self, state: RoomState) -> None:
-        current = self._items.get(state.room.id)
-        if current is not None and current.seq > state.seq:
+    def put(self, state: RoomState, events: Sequence[store.EventRecord] = ()) -> None:
+        """Keep ``state``; ``events`` are the ones that led to it (ending at its seq)."""
+        room_id = state.room.id
+        current = self._items.get(room_id)
+        if current is not None and current[0].seq > state.seq:
             return
-        self._items[state.room.id] = state
-        self._items.move_to_end(state.room.id)
+        kept: tuple[store.EventRecord, ...] = ()
+        if events and events[-1].seq == state.seq:
+            if current is not None and current[1] and current[1][-1].seq == events[0].seq - 1:
+                kept = (*current[1], *events)
+            else:
+                kept = tuple(events)
+            kept = kept[-self._keep :]
+        elif current is not None and current[0].seq == state.seq:
+            kept = current[1]
+        self._items[room_id] = (state, kept)
+        self._items.move_to_end(room_id)
         while len(self._items) > self._size:
             self._items.popitem(last=False)
+
+    def events(self, room_id: str, after: int, upto: int) -> list[store.EventRecord] | None:
+        """The events ``after < seq <= upto`` if all of them are kept, else ``None``."""
+        item = self._items.get(room_id)
+        if item is None or after >= upto:
+            return [] if after >= upto else None
+        kept = item[1]
+        if not kept or kept[0].seq > after + 1 or kept[-1].seq < upto:
+            return None
+        return [e for e in kept if after < e.seq <= upto]
 
     def clear(self) -> None:
         self._items.clear()
@@ -105,14 +135,15 @@ class Rooms:
     # -- loading ---------------------------------------------------------------
 
     async def load(self, room_id: str) -> RoomState:
-        """The room's current state: cached, else the newest snapshot plus later events."""
+        """The room's current state: cached and caught up, else the newest snapshot
+        plus the events after it. One query when the room is cached."""
+        cached = self.cache.get(room_id)
         async with self.db.transaction() as session:
-            head = await store.head_seq(session, room_id)
-            cached = self.cache.get(room_id)
-            if cached is not None and cached.seq == head:
-                return cached
-            if cached is not None and cached.seq < head:
-                state = fold(cached, await store.events_after(session, room_id, cached.seq))
+            if cached is not None:
+                events = await store.events_after(session, room_id, cached.seq)
+                if not events:
+                    return cached
+                state = fold(cached, events)
             else:
                 room = await store.get_room(session, room_id)
                 if room is None:
@@ -122,9 +153,18 @@ class Rooms:
                     state = from_snapshot(room, snapshot.seq, snapshot.state)
                 else:
                     state = RoomState(room=room)
-                state = fold(state, await store.events_after(session, room_id, state.seq))
-        self.cache.put(state)
+                events = await store.events_after(session, room_id, state.seq)
+                state = fold(state, events)
+        self.cache.put(state, events)
         return state
+
+    async def at_least(self, room_id: str, seq: int) -> RoomState:
+        """The room's state at ``seq`` or later: from the cache when it is that far,
+        without asking the database (a doorbell names the seq it rang for)."""
+        cached = self.cache.get(room_id)
+        if cached is not None and cached.seq >= seq:
+            return cached
+        return await self.load(room_id)
 
     async def seats(self, room_id: str) -> list[SeatRecord]:
         return (await self.load(room_id)).seat_records()
@@ -136,6 +176,14 @@ class Rooms:
     async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
         async with self.db.transaction() as session:
             return await store.events_after(session, room_id, after, limit)
+
+    async def events_upto(self, room_id: str, after: int, upto: int) -> list[store.EventRecord]:
+        """The events ``after < seq <= upto``: kept ones from the cache, else the log's."""
+        kept = self.cache.events(room_id, after, upto)
+        if kept is not None:
+            return kept
+        rows = await self.events(room_id, after, limit=upto - after)
+        return [e for e in rows if e.seq <= upto]
 
     # -- writing ---------------------------------------------------------------
 
@@ -159,7 +207,7 @@ class Rooms:
         async with self.db.transaction() as session:
             if extra is not None:
                 await extra(session)
-            await store.append_events(session, state.room.id, state.seq + 1, events)
+            records = await store.append_events(session, state.room.id, state.seq + 1, events)
             if status is not None and status != state.status:
                 await store.set_status(session, state.room.id, status)
             for within in self.on_append:
@@ -169,7 +217,7 @@ class Rooms:
                 await store.save_snapshot(
                     session, state.room.id, new_state.seq, new_state.game_no, to_snapshot(new_state)
                 )
-        self.cache.put(new_state)
+        self.cache.put(new_state, records)
         try:
             await self._publish(state.room.id, {"seq": new_state.seq})
         except Exception:
@@ -418,34 +466,72 @@ class Rooms:
 
         After a lost race the seat is looked up again: a shuffled start may have
         moved the token, and the move then goes to the token's new seat or nowhere.
+        The cached state is tried without asking the database first: if another
+        process moved meanwhile, the unique (room, seq) key refuses the append and
+        the move is tried again on the state read from the log.
         """
-        state = await self.load(room_id)
+        state = self.cache.get(room_id)
+        checked = state is None or seq > state.seq  # read from the log just now
+        if checked:
+            state = await self.load(room_id)
+        assert state is not None
         for _ in range(RETRIES):
-            seat = actor.seat_in(state)
-            if seq > state.seq:
-                raise ApiError(400, "bad_seq", f"seq {seq} is ahead of the room (at {state.seq}).")
-            if seq < state.game_seq:
-                raise stale(state.seq)
-            if state.status != "playing":
-                raise ApiError(409, "not_playing", "No game is running in this room.")
-            engine = state.engine
             try:
-                after = engine.play(state.game, seat, move)
-            except IllegalMove as exc:
-                if exc.malformed:
-                    raise ApiError(400, "malformed_move", exc.message, reason=exc.code) from exc
-                raise ApiError(422, "illegal_move", exc.message, reason=exc.code) from exc
-            line = engine.log_line(state.game, seat, move, after)
-            events: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
-                ("move", {"seat": seat, "move": dict(move)}, {"seat": seat, "log": line})
-            ]
-            result = engine.result(after)
-            status = None
-            if result is not None:
-                events.append(("game_over", {"result": result}, {"result": result}))
-                status = "finished"
+                events, status, after = self._judge(state, actor, seq, move)
+            except ApiError:
+                if checked:
+                    raise
+                # refused on the cached state: the log may know better (another process)
+                state, checked = await self.load(room_id), True
+                continue
             try:
                 return await self._append(state, events, status=status, played=after)
+            except Conflict:
+                state, checked = await self.load(room_id), True
+        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+    @staticmethod
+    def _judge(
+        state: RoomState, actor: Actor, seq: int, move: Mapping[str, Any]
+    ) -> tuple[list[tuple[str, dict[str, Any], dict[str, Any]]], str | None, Any]:
+        """The move played on ``state`` for the actor's seat there: the events to append,
+        the room's new status (or ``None``) and the game state after it; ``ApiError``
+        if refused."""
+        seat = actor.seat_in(state)
+        if seq > state.seq:
+            raise ApiError(400, "bad_seq", f"seq {seq} is ahead of the room (at {state.seq}).")
+        if seq < state.game_seq:
+            raise stale(state.seq)
+        if state.status != "playing":
+            raise ApiError(409, "not_playing", "No game is running in this room.")
+        engine = state.engine
+        try:
+            after = engine.play(state.game, seat, move)
+        except IllegalMove as exc:
+            if exc.malformed:
+                raise ApiError(400, "malformed_move", exc.message, reason=exc.code) from exc
+            raise ApiError(422, "illegal_move", exc.message, reason=exc.code) from exc
+        line = engine.log_line(state.game, seat, move, after)
+        events: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+            ("move", {"seat": seat, "move": dict(move)}, {"seat": seat, "log": line})
+        ]
+        result = engine.result(after)
+        status = None
+        if result is not None:
+            events.append(("game_over", {"result": result}, {"result": result}))
+            status = "finished"
+        return events, status, after
+
+    async def note(
+        self, room_id: str, kind: str, extra: Callable[[Any], Awaitable[None]]
+    ) -> RoomState:
+        """Append a bookkeeping event ``kind`` (nothing in it for anyone to read) with
+        ``extra``'s writes in the same transaction; retried on the newer state after a
+        lost race, so whatever folds the event is never behind those writes."""
+        state = await self.load(room_id)
+        for _ in range(RETRIES):
+            try:
+                return await self._append(state, [(kind, {}, {})], extra=extra)
             except Conflict:
                 state = await self.load(room_id)
         raise ApiError(409, "busy", "The room is very busy; please try again.")

@@ -16,6 +16,8 @@ from engines.base import Engine
 
 # events that change the game; only these make a move stale
 GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
+# the room's first alert channel: from here on, turns may queue alerts
+ALERTS_ON = "alerts_on"
 # events that hand a running seat to a bot and back
 STAND_IN_EVENTS = frozenset({"seat_stand_in", "seat_taken_back", "seat_released"})
 
@@ -64,6 +66,8 @@ class RoomState:
     moves_since_snapshot: int = 0
     seats: tuple[SeatInfo, ...] = ()
     mover: int | None = None
+    # someone set up turn alerts here once (app/alerts.py): without, moves skip them
+    alerts: bool = False
 
     @property
     def engine(self) -> Engine[Any]:
@@ -174,6 +178,8 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             seats=after,
             mover=data["seat"],
         )
+    if event.kind == ALERTS_ON:
+        return replace(state, seq=event.seq, alerts=True)
     if event.kind == "game_over":
         return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
     return replace(state, seq=event.seq)
@@ -203,6 +209,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "game_no": state.game_no,
         "status": state.status,
         "seed": state.seed,
+        "alerts": state.alerts,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -229,4 +236,6 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         seed=data["seed"],
         game=game,
         seats=tuple(SeatInfo(**seat) for seat in data["seats"]),
+        # snapshots from before this flag existed: assume alerts, as it is only a shortcut
+        alerts=data.get("alerts", True),
     )

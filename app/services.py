@@ -54,7 +54,8 @@ class Services:
         redis = RedisLink(settings.redis_url) if settings.redis_url else None
         doorbell = make_doorbell(redis)
         presence = make_presence(redis)
-        rooms = Rooms(Store(make_sessionmaker(engine)), doorbell.publish, settings.snapshot_every)
+        db = Store(make_sessionmaker(engine), one_at_a_time=engine.dialect.name == "sqlite")
+        rooms = Rooms(db, doorbell.publish, settings.snapshot_every)
         hub = Hub(rooms, presence, doorbell, settings)
         bots = BotRunner(
             rooms,

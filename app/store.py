@@ -7,13 +7,14 @@ constraint on (room, seq) turns a race into ``Conflict``, never a duplicate.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -62,14 +63,28 @@ class SnapshotRecord:
 
 
 class Store:
-    """Opens transactions; the functions below do the work inside them."""
+    """Opens transactions; the functions below do the work inside them.
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    SQLite has one writer at a time, and every transaction here begins IMMEDIATE
+    (app/db.py). With ``one_at_a_time`` this process's transactions queue on an
+    asyncio lock, first come first served, instead of meeting at SQLite's lock,
+    whose busy handler waits by sleeping (up to 100 ms a try) however soon the
+    other writer is done. Other processes on the same file still meet there.
+    """
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], one_at_a_time: bool = False
+    ) -> None:
         self._sessions = sessions
+        self._turn = asyncio.Lock() if one_at_a_time else None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        async with self._sessions() as session, session.begin():
+        if self._turn is None:
+            async with self._sessions() as session, session.begin():
+                yield session
+            return
+        async with self._turn, self._sessions() as session, session.begin():
             yield session
 
 
@@ -165,39 +180,71 @@ async def append_events(
     room_id: str,
     first_seq: int,
     events: Sequence[tuple[str, dict[str, Any], dict[str, Any]]],
-) -> None:
+    at: datetime | None = None,
+) -> list[EventRecord]:
     """Append ``(kind, data, public)`` rows at ``first_seq``, ``first_seq + 1`` …
 
-    Raises ``Conflict`` when any of those numbers is taken; the caller's transaction
-    is then spoiled and must be rolled back (leaving the ``transaction`` block does it).
+    Returns the rows as written (with ``at`` as their time, now by default), so the
+    caller can hand them on without reading them back. Raises ``Conflict`` when any
+    of those numbers is taken; the caller's transaction is then spoiled and must be
+    rolled back (leaving the ``transaction`` block does it).
     """
-    for offset, (kind, data, public) in enumerate(events):
-        session.add(
-            Event(room_id=room_id, seq=first_seq + offset, kind=kind, data=data, public=public)
-        )
+    at = at or datetime.now(UTC)
+    rows = [
+        {
+            "room_id": room_id,
+            "seq": first_seq + offset,
+            "kind": kind,
+            "data": data,
+            "public": public,
+            "created_at": at,
+        }
+        for offset, (kind, data, public) in enumerate(events)
+    ]
+    connection = await session.connection()
     try:
-        await session.flush()
+        await connection.execute(insert(EVENTS), rows)
     except IntegrityError as exc:
         raise Conflict(f"seq {first_seq} of room {room_id} is taken") from exc
+    return [
+        EventRecord(seq=first_seq + offset, kind=kind, data=data, public=public, created_at=at)
+        for offset, (kind, data, public) in enumerate(events)
+    ]
+
+
+EVENTS: Table = Event.__table__  # type: ignore[assignment]  # a Table, declared as FromClause
+_EVENT_COLUMNS = (
+    EVENTS.c.seq,
+    EVENTS.c.kind,
+    EVENTS.c.data,
+    EVENTS.c.public,
+    EVENTS.c.created_at,
+)
+
+
+def _event(row: Any) -> EventRecord:
+    seq, kind, data, public, created_at = row
+    return EventRecord(
+        seq=seq,
+        kind=kind,
+        data=data,
+        public=public,
+        created_at=_utc(created_at) if created_at is not None else None,
+    )
 
 
 async def events_after(
     session: AsyncSession, room_id: str, after: int, limit: int | None = None
 ) -> list[EventRecord]:
-    query = select(Event).where(Event.room_id == room_id, Event.seq > after).order_by(Event.seq)
+    query = (
+        select(*_EVENT_COLUMNS)
+        .where(EVENTS.c.room_id == room_id, EVENTS.c.seq > after)
+        .order_by(EVENTS.c.seq)
+    )
     if limit is not None:
         query = query.limit(limit)
-    rows = await session.scalars(query)
-    return [
-        EventRecord(
-            seq=r.seq,
-            kind=r.kind,
-            data=dict(r.data),
-            public=dict(r.public),
-            created_at=r.created_at,
-        )
-        for r in rows
-    ]
+    connection = await session.connection()
+    return [_event(row) for row in await connection.execute(query)]
 
 
 async def latest_snapshot(session: AsyncSession, room_id: str) -> SnapshotRecord | None:
@@ -417,22 +464,15 @@ async def events_between(
     skip: Sequence[str] = (),
 ) -> list[EventRecord]:
     """The events with ``after < seq <= upto`` (of ``kinds``, if given, not of ``skip``)."""
-    query = select(Event).where(Event.room_id == room_id, Event.seq > after, Event.seq <= upto)
+    query = select(*_EVENT_COLUMNS).where(
+        EVENTS.c.room_id == room_id, EVENTS.c.seq > after, EVENTS.c.seq <= upto
+    )
     if kinds is not None:
-        query = query.where(Event.kind.in_(tuple(kinds)))
+        query = query.where(EVENTS.c.kind.in_(tuple(kinds)))
     if skip:
-        query = query.where(Event.kind.not_in(tuple(skip)))
-    rows = await session.scalars(query.order_by(Event.seq))
-    return [
-        EventRecord(
-            seq=r.seq,
-            kind=r.kind,
-            data=dict(r.data),
-            public=dict(r.public),
-            created_at=r.created_at,
-        )
-        for r in rows
-    ]
+        query = query.where(EVENTS.c.kind.not_in(tuple(skip)))
+    connection = await session.connection()
+    return [_event(row) for row in await connection.execute(query.order_by(EVENTS.c.seq))]
 
 
 async def latest_snapshot_before(

@@ -15,9 +15,14 @@ from app.store import EventRecord, SeatRecord
 
 
 def seat_list(
-    state: RoomState, seats: Sequence[SeatRecord], online: Mapping[int, bool]
+    state: RoomState,
+    seats: Sequence[SeatRecord],
+    online: Mapping[int, bool],
+    to_act: Iterable[int] | None = None,
 ) -> list[dict[str, Any]]:
-    acting = set(state.engine.to_act(state.game)) if state.status == "playing" else set()
+    if to_act is None:
+        to_act = state.engine.to_act(state.game) if state.game is not None else ()
+    acting = set(to_act) if state.status == "playing" else set()
     return [
         {
             "seat": s.seat,
@@ -33,7 +38,10 @@ def seat_list(
 
 
 def room_info(
-    state: RoomState, seats: Sequence[SeatRecord], online: Mapping[int, bool]
+    state: RoomState,
+    seats: Sequence[SeatRecord],
+    online: Mapping[int, bool],
+    to_act: Iterable[int] | None = None,
 ) -> dict[str, Any]:
     room = state.room
     return {
@@ -47,7 +55,7 @@ def room_info(
         "status": state.status,
         "seq": state.seq,
         "game_no": state.game_no,
-        "seats": seat_list(state, seats, online),
+        "seats": seat_list(state, seats, online, to_act),
     }
 
 
@@ -72,31 +80,67 @@ def seat_state(
     ``events_from`` marks a catch-up cut short: the receiver has not been sent the
     events before that seq which it hasn't seen, and fetches them from ``/events``.
     """
-    engine = state.engine
-    game = state.game
-    if game is None:
-        view = None
-        to_act: list[int] = []
-        legal: list[dict[str, Any]] = []
-        result = None
-    else:
-        view = engine.view(game, seat)
-        to_act = engine.to_act(game)
-        legal = engine.legal_moves(game, seat) if seat is not None and seat in to_act else []
-        result = engine.result(game)
-    message = {
-        "type": "state",
-        "seq": state.seq,
-        "game_seq": state.game_seq,
-        "you": seat,
-        "room": room_info(state, seats, online),
-        "view": view,
-        "to_act": to_act,
-        "legal_moves": legal,
-        "result": result,
-        "events": [public_event(e) for e in events],
-    }
-    if events_from is not None:
-        message["events_truncated"] = True
-        message["events_from"] = events_from
-    return message
+    return StateMessages(state, seats, online).for_seat(seat, events, events_from)
+
+
+class StateMessages:
+    """The state messages of one room state, for as many seats as ask.
+
+    What all seats share (who is to act, the result, the room) is worked out once,
+    and each seat's view and legal moves once per seat, however many sockets that
+    seat has open: a push to a full room costs one engine view per seat, not one
+    per socket. The messages share those parts: send them, don't change them.
+    """
+
+    def __init__(
+        self, state: RoomState, seats: Sequence[SeatRecord], online: Mapping[int, bool]
+    ) -> None:
+        self.state = state
+        game = state.game
+        engine = state.engine
+        self.to_act: list[int] = engine.to_act(game) if game is not None else []
+        self.result = engine.result(game) if game is not None else None
+        self.room = room_info(state, seats, online, self.to_act)
+        self._seats: dict[int | None, tuple[Any, list[dict[str, Any]]]] = {}
+
+    def _seat_part(self, seat: int | None) -> tuple[Any, list[dict[str, Any]]]:
+        part = self._seats.get(seat)
+        if part is None:
+            state, game = self.state, self.state.game
+            if game is None:
+                part = (None, [])
+            else:
+                engine = state.engine
+                legal = (
+                    engine.legal_moves(game, seat)
+                    if seat is not None and seat in self.to_act
+                    else []
+                )
+                part = (engine.view(game, seat), legal)
+            self._seats[seat] = part
+        return part
+
+    def for_seat(
+        self,
+        seat: int | None,
+        events: Iterable[EventRecord] = (),
+        events_from: int | None = None,
+    ) -> dict[str, Any]:
+        view, legal = self._seat_part(seat)
+        state = self.state
+        message = {
+            "type": "state",
+            "seq": state.seq,
+            "game_seq": state.game_seq,
+            "you": seat,
+            "room": self.room,
+            "view": view,
+            "to_act": self.to_act,
+            "legal_moves": legal,
+            "result": self.result,
+            "events": [public_event(e) for e in events],
+        }
+        if events_from is not None:
+            message["events_truncated"] = True
+            message["events_from"] = events_from
+        return message

@@ -9,6 +9,7 @@ has no chance and nothing hidden, so the game seed is not kept in the state
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from engines.base import JSON, BadOptions, Bot, Engine, Option
@@ -17,6 +18,17 @@ from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS, State
 
 DUO = "duo"
+
+
+@cache
+def move_dicts(size: int) -> tuple[JSON, ...]:
+    """Every placement of a ``size`` board as a move dict, by placement id: built once,
+    shared by every ``legal_moves`` answer (read them, never change them)."""
+    table = placements(size)
+    return tuple(
+        {"piece": table.name[pid], "cells": [[r, c] for r, c in table.xy[pid]]}
+        for pid in range(len(table.name))
+    )
 
 
 class BlokusEngine(Engine[State]):
@@ -63,12 +75,8 @@ class BlokusEngine(Engine[State]):
     def legal_moves(self, state: State, seat: int) -> list[JSON]:
         if seat not in rules.to_act(state):
             return []
-        table = state.table
-        names, xy = table.name, table.xy
-        return [
-            {"piece": names[pid], "cells": [[r, c] for r, c in xy[pid]]}
-            for pid in rules.legal_placements(state)
-        ]
+        moves = move_dicts(state.layout.size)
+        return [moves[pid] for pid in rules.legal_placements(state)]
 
     def play(self, state: State, seat: int, move: Mapping[str, Any]) -> State:
         pid = rules.parse_move(state.table, move)
