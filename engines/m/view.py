@@ -26,6 +26,12 @@ The view, a JSON object (a renderer relies on this shape)::
       "open_cells": [[r, c], ...],   # empty cells beside a card that keep the table
                                      # within 6x6 (matching not checked: that depends
                                      # on the card; the legal moves say which fit)
+      "pays": null | [{"at": [r, c], "owed": 2, "earned": 2,
+                       "paid_by": [{"seat": 2, "tokens": 2}], "lost": 0}, ...],
+                                     # per open cell, in the same order: the tokens a
+                                     # card placed there now would bring the seat
+                                     # looking (the same for every card); null for a
+                                     # spectator
       "last": [r, c] | null,         # the latest placement, while its card is there
       "choice": null | {"lines": {"row": [[r, c], ...], "col": [[r, c], ...]}},
                                      # phase "line": the two runs the placer chooses from
@@ -97,6 +103,33 @@ def _choice(state: State) -> JSON | None:
     return {"lines": lines}
 
 
+def _tokens(tokens: tuple[int, ...], placer: int, owed: int) -> JSON:
+    """Who pays ``placer`` what for a placement owing ``owed`` tokens (DECISIONS.md
+    "Tokens for placing"); shared by the view's ``pays`` and the log."""
+    _, paid = pay(tokens, placer, owed)
+    return {
+        "owed": owed,
+        "earned": sum(paid),
+        "paid_by": [{"seat": s, "tokens": t} for s, t in enumerate(paid) if t],
+        "lost": owed - sum(paid),
+    }
+
+
+def _pays(state: State, seat: int | None) -> list[JSON] | None:
+    """For each open cell, what a card placed there now would pay ``seat``.
+
+    DECISIONS.md "Tokens for placing": k orthogonal neighbours owe k-1 tokens, so the
+    payment depends on the cell and the (public) tokens, never on the card or on
+    anything hidden. The browser holds no rules, so the server says it.
+    """
+    if seat is None:
+        return None
+    return [
+        {"at": list(cell), **_tokens(state.tokens, seat, near.bit_count() - 1)}
+        for cell, near in state.spots
+    ]
+
+
 def view(state: State, seat: int | None) -> JSON:
     """What ``seat`` (``None``: a spectator) may see of ``state``; shape in the module doc."""
     top, left, bottom, right = table.bounds(state.grid)
@@ -126,6 +159,7 @@ def view(state: State, seat: int | None) -> JSON:
             "limit": BOX,
         },
         "open_cells": [list(cell) for cell, _ in state.spots],
+        "pays": _pays(state, looking),
         # the latest placement, while its card is still on the table
         "last": list(state.last) if state.last in state.grid else None,
         "choice": _choice(state),
@@ -155,19 +189,13 @@ def log_line(before: State, seat: int, move: Move, after: State) -> JSON:
         grid = dict(before.grid)
         grid[move.at] = move.card
         owed = len(table.neighbours(grid, move.at)) - 1
-        _, paid = pay(before.tokens, seat, owed)
         lines = qualifying_lines(grid, move.at)
         line.update(
             type="place",
             card=_card(move.card),
             at=list(move.at),
             neighbours=owed + 1,
-            tokens={
-                "owed": owed,
-                "earned": sum(paid),
-                "paid_by": [{"seat": s, "tokens": t} for s, t in enumerate(paid) if t],
-                "lost": owed - sum(paid),
-            },
+            tokens=_tokens(before.tokens, seat, owed),
             scoring=None if not lines else lines[0] if len(lines) == 1 else "choose",
             drew=len(after.pile) < len(before.pile),
         )

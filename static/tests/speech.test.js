@@ -9,6 +9,7 @@ import { translate } from "../js/i18n.js";
 import { Announcer } from "../js/room/announce.js";
 import { aroundWords, cornersOf, cornersWords, orientationWords, pieceWords } from "../js/games/blokus/speech.js";
 import { playersWords as mPlayers, tableWords as mTable } from "../js/games/m/speech.js";
+import { payWords as mPay } from "../js/games/m/words.js";
 import { tableWords as maednTable } from "../js/games/maedn/speech.js";
 
 /** @param {"en"|"de"|"fr"} lang @returns {import("../js/i18n.js").Translate} */
@@ -74,6 +75,10 @@ test("the M table is read row by row, with the places the chosen card fits and w
   const view = {
     table: [{ at: [0, 0], card: red20 }, { at: [0, 1], card: blue0 }],
     open_cells: [[1, 0], [0, 2]],
+    pays: [
+      { at: [1, 0], owed: 0, earned: 0, paid_by: [], lost: 0 },
+      { at: [0, 2], owed: 0, earned: 0, paid_by: [], lost: 0 },
+    ],
     box: { top: 0, left: 0, bottom: 0, right: 1, height: 1, width: 2, limit: 6 },
     scoring: null,
     players: 2,
@@ -85,8 +90,36 @@ test("the M table is read row by row, with the places the chosen card fits and w
   };
   const words = mTable(view, blue0, [[1, 0]], t);
   assert.match(words, /^The table: 2 cards, 1 rows by 2 columns\. Row \d: red 20 cube in column \d, blue 0 in column \d\./);
-  assert.match(words, /The blue 0 fits in 1 place: row \d, column \d, touching 1 card: red 20 cube\.$/);
+  assert.match(words, /The blue 0 fits in 1 place: row \d, column \d, no tokens, touching 1 card: red 20 cube\.$/);
   assert.equal(mPlayers(view, ["Anna", "Ben"], 0, t), "Pile: 40 cards. You: 6 tokens, 4 cards in hand, score 60; collected: No cards collected yet. Ben: 5 tokens, 4 cards in hand, score 70; collected: red 20 cube");
+});
+
+test("each place the chosen M card fits says what it would pay, from whom, and what goes unpaid", () => {
+  const card = (/** @type {string} */ colour, /** @type {number} */ value, /** @type {string} */ symbol) => ({ id: `${colour}-${value}-${symbol}`, colour, value, symbol });
+  const view = {
+    table: [
+      { at: [0, 0], card: card("red", 20, "cube") },
+      { at: [0, 2], card: card("red", 40, "cube") },
+      { at: [1, 1], card: card("blue", 20, "cube") },
+    ],
+    open_cells: [[0, 1], [1, 0]],
+    pays: [
+      { at: [0, 1], owed: 2, earned: 1, paid_by: [{ seat: 2, tokens: 1 }], lost: 1 },
+      { at: [1, 0], owed: 1, earned: 1, paid_by: [{ seat: 1, tokens: 1 }], lost: 0 },
+    ],
+    box: { top: 0, left: 0, bottom: 1, right: 2, height: 2, width: 3, limit: 6 },
+    scoring: null,
+  };
+  const names = ["Anna", "Ben", "Cleo"];
+  const picked = card("red", 10, "cube");
+  assert.match(
+    mTable(view, picked, [[0, 1], [1, 0]], t, names),
+    /The red 10 cube fits in 2 places: row \d, column \d, you get 1 token from Cleo, 1 unpaid, touching 3 cards: blue 20 cube, red 20 cube, red 40 cube; row \d, column \d, you get 1 token from Ben, touching 2 cards: red 20 cube, blue 20 cube\.$/,
+  );
+  assert.equal(mPay({ at: [0, 0], owed: 3, earned: 3, paid_by: [{ seat: 2, tokens: 1 }, { seat: 1, tokens: 2 }], lost: 0 }, names, t), "you get 3 tokens from Cleo (1), Ben (2)");
+  assert.equal(mPay({ at: [0, 0], owed: 2, earned: 0, paid_by: [], lost: 2 }, names, t), "no tokens, 2 unpaid");
+  assert.match(mTable(view, picked, [[1, 0]], tr("de"), names), /Reihe \d, Spalte \d, du bekommst 1 Chip von Ben, neben 2 Karten: /);
+  assert.match(mTable(view, picked, [[0, 1]], tr("fr"), names), /rangée \d, colonne \d, vous recevez 1 jeton de Cleo, 1 impayé, à côté de 3 cartes : /);
 });
 
 test("the MÄDN middle says what lies there and who holds the figures that are gone", () => {

@@ -3,9 +3,10 @@
 A whole Blokus Duo game against a bot, and turns of M and MÄDN in real rooms:
 each move made with Tab, Enter, arrows and letter keys only, with checks on where
 the focus lands after each move and at the end, and on what the announcement
-region (``#announce``) says. The scoring phase of M and a steal in MÄDN are played
-on a renderer mounted in a page with a state the real engine made (M) or a state
-built for the purpose (MÄDN), so they happen every run.
+region (``#announce``) says. The scoring phase of M, what each place of an M card
+would pay, and a steal in MÄDN are played on a renderer mounted in a page with a
+state the real engine made (M) or a state built for the purpose (MÄDN), so they
+happen every run.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -71,6 +74,39 @@ def start_by_keyboard(page: Page) -> None:
     page.keyboard.press("Enter")
 
 
+def wait_turn_or_end(page: Page, mine: str, timeout: int = 30_000) -> bool:
+    """Wait until the JS condition ``mine`` holds (your turn) or the result shows;
+    returns whether the game is still on."""
+    page.wait_for_function(
+        f"() => ({mine}) || !document.getElementById('result').hidden", timeout=timeout
+    )
+    return not page.locator("#result").is_visible()
+
+
+def play_and_listen(page: Page, turn: Callable[[], object], status: str, said: str) -> None:
+    """Make one move with ``turn`` and check what follows: the log grows, the status
+    line ``status`` has the keyboard, the region says a line starting with ``said``,
+    and never the same text twice in a row."""
+    before = log_count(page)
+    start = heard_count(page)
+    turn()
+    wait_log_past(page, before)
+    # the control that made the move is gone: the status line has the keyboard
+    expect(page.locator(status)).to_be_focused()
+    page.wait_for_function(
+        "([n, said]) => window.heard.slice(n).some((text) => text.startsWith(said))",
+        arg=[start, said],
+    )
+    texts = heard_since(page, start)
+    # each message is new: the region is never rewritten with what it says already
+    assert all(a != b for a, b in itertools.pairwise(texts)), texts
+
+
+M_MINE = "document.querySelector('.mm')?.dataset.mine === '1'"
+MAEDN_MINE = "document.querySelector('.md-status.your-turn')"
+BLOKUS_MINE = "document.querySelector('.bk-status.your-turn')"
+
+
 def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> None:
     page = person()
     create_room(page, "Anna", players=2, variant="duo", bots={1: "strong"}, game="blokus")
@@ -80,12 +116,7 @@ def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> Non
     moves = 0
     listen(page)
     for _ in range(40):
-        page.wait_for_function(
-            "() => document.querySelector('.bk-status.your-turn')"
-            " || !document.getElementById('result').hidden",
-            timeout=60_000,
-        )
-        if page.locator("#result").is_visible():
+        if not wait_turn_or_end(page, BLOKUS_MINE, timeout=60_000):
             break
         expect(announce).to_contain_text("Your turn")
         piece = page.locator(".bk-tray .bk-piece:not([disabled])").last.get_attribute("data-piece")
@@ -129,22 +160,27 @@ def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> Non
     expect(announce).to_contain_text(page.locator("#result-title").inner_text())
 
 
-def m_turn_by_keyboard(page: Page) -> str:
-    """Place a card that fits (or pass) with the keyboard alone; returns what was done."""
+def m_turn_by_keyboard(page: Page) -> None:
+    """Place a card that fits (or pass) with the keyboard alone."""
     fitting = page.locator('.mm-hand-card[data-fits="yes"]')
     if fitting.count() == 0:
         tab_to(page, ".mm-pass-btn")
         page.keyboard.press("Enter")
-        return "pass"
+        return
     card = fitting.first.get_attribute("data-card")
     tab_to(page, f'.mm-hand-card[data-card="{card}"]')
     page.keyboard.press("Enter")
     expect(page.locator(".mm-cell.target:focus")).to_have_count(1)
     page.keyboard.press("t")
-    expect(page.locator(ANNOUNCE)).to_contain_text(re.compile(r"fits in \d+ places?: row \d+"))
+    # each place, what it would pay (the server's view says it) and what it touches
+    expect(page.locator(ANNOUNCE)).to_contain_text(
+        re.compile(
+            r"fits in \d+ places?: row \d+, column \d+, "
+            r"(you get \d+ tokens? from [^,]+|no tokens)(, \d+ unpaid)?, touching \d+ cards?: "
+        )
+    )
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
-    return "place"
 
 
 def test_turns_of_m_by_keyboard_focus_on_the_status_and_one_announcement(person) -> None:
@@ -161,35 +197,15 @@ def test_turns_of_m_by_keyboard_focus_on_the_status_and_one_announcement(person)
     expect(announce).to_contain_text(re.compile(r"^The table: 5 cards, .* Row \d+: "))
     listen(page)
     for _ in range(3):
-        page.wait_for_function(
-            "() => document.querySelector('.mm')?.dataset.mine === '1'"
-            " || !document.getElementById('result').hidden",
-            timeout=30_000,
-        )
-        if page.locator("#result").is_visible():
+        if not wait_turn_or_end(page, M_MINE):
             break
         if page.locator(".mm").get_attribute("data-phase") != "play":
             break  # a scoring phase: played in the next test, on a state made for it
-        before = log_count(page)
-        start = heard_count(page)
-        done = m_turn_by_keyboard(page)
-        wait_log_past(page, before)
-        # the control that made the move is gone: the status line has the keyboard
-        expect(status).to_be_focused()
-        said = "Anna placed the " if done == "place" else "Anna passed"
-        page.wait_for_function(
-            "([n, said]) => window.heard.slice(n).some((text) => text.startsWith(said))",
-            arg=[start, said],
-        )
-        texts = heard_since(page, start)
-        # each message is new: the region is never rewritten with what it says already
-        assert all(a != b for a, b in itertools.pairwise(texts)), texts
+        fits = page.locator('.mm-hand-card[data-fits="yes"]').count() > 0
+        said = "Anna placed the " if fits else "Anna passed"
+        play_and_listen(page, lambda: m_turn_by_keyboard(page), ".mm-status", said)
         # the bot's move and the turn come back as one message, the status line's words last
-        page.wait_for_function(
-            "() => document.querySelector('.mm')?.dataset.mine === '1'"
-            " || !document.getElementById('result').hidden",
-            timeout=30_000,
-        )
+        wait_turn_or_end(page, M_MINE)
         expect(announce).to_contain_text(re.compile(r"(Your turn|your turn|game is over)"))
 
 
@@ -214,6 +230,29 @@ M_MOUNT = """async (state) => {
 }"""
 
 
+NAMES = ["Anna", "Ben", "Cleo", "Dora"]
+
+
+def m_state_message(state: Any, seat: int = 0) -> dict[str, Any]:
+    """The state message the server would send ``seat`` of this M game."""
+    engine = get_engine("m")
+    players = engine.view(state, None)["players"]
+    to_act = engine.to_act(state)
+    seats = [
+        {"seat": i, "name": NAMES[i], "kind": "human", "bot": None, "online": True}
+        for i in range(players)
+    ]
+    return {
+        "seq": 50,
+        "you": seat,
+        "to_act": to_act,
+        "legal_moves": engine.legal_moves(state, seat) if seat in to_act else [],
+        "view": engine.view(state, seat),
+        "room": {"game": "m", "status": "playing", "players": players, "seats": seats},
+        "events": [],
+    }
+
+
 def m_state_in_a_scoring_phase() -> dict[str, Any]:
     """Play random legal moves with the real engine until seat 0 takes a card."""
     engine = get_engine("m")
@@ -227,19 +266,7 @@ def m_state_in_a_scoring_phase() -> dict[str, Any]:
             seat = acting[0]
             legal = engine.legal_moves(state, seat)
             if seat == 0 and legal and legal[0]["type"] == "take":
-                seats = [
-                    {"seat": i, "name": n, "kind": "human", "bot": None, "online": True}
-                    for i, n in enumerate(["Anna", "Ben"])
-                ]
-                return {
-                    "seq": 50,
-                    "you": 0,
-                    "to_act": acting,
-                    "legal_moves": legal,
-                    "view": engine.view(state, 0),
-                    "room": {"game": "m", "status": "playing", "players": 2, "seats": seats},
-                    "events": [],
-                }
+                return m_state_message(state, 0)
             places = [m for m in legal if m["type"] == "place"]
             state = engine.play(state, seat, rng.choice(places or legal))
     raise AssertionError("no scoring phase for seat 0 in 200 games")
@@ -262,6 +289,74 @@ def test_a_scoring_phase_of_m_by_keyboard(person) -> None:
     assert page.evaluate("window.sent") == [{"type": "take", "card": take}]
     # the taken card's button went away with the redraw: focus is on the status line
     expect(page.locator(".mm-status")).to_be_focused()
+
+
+def said_pay(pay: dict[str, Any]) -> str:
+    """What the region should say of one entry of the view's ``pays`` (English)."""
+    if pay["earned"]:
+        payers = pay["paid_by"]
+        source = (
+            NAMES[payers[0]["seat"]]
+            if len(payers) == 1
+            else ", ".join(f"{NAMES[p['seat']]} ({p['tokens']})" for p in payers)
+        )
+        plural = "s" if pay["earned"] != 1 else ""
+        words = f"you get {pay['earned']} token{plural} from {source}"
+    else:
+        words = "no tokens"
+    return f"{words}, {pay['lost']} unpaid" if pay["lost"] else words
+
+
+def m_card_with_spread_payments() -> tuple[dict[str, Any], str, list[tuple[int, int]]]:
+    """A first turn of three where a card of Anna's fits places paying nothing and
+    more than Cleo, on Anna's right, can pay: Cleo has one token, Ben none.
+    Returns the state message for Anna, the card and its places."""
+    engine = get_engine("m")
+    for seed in range(1, 200):
+        state = replace(engine.new_game(3, seed), tokens=(6, 0, 1))
+        message = m_state_message(state, 0)
+        pays = {tuple(p["at"]): p for p in message["view"]["pays"]}
+        fits: dict[str, list[tuple[int, int]]] = {}
+        for move in message["legal_moves"]:
+            if move["type"] == "place":
+                fits.setdefault(move["card"], []).append((move["at"][0], move["at"][1]))
+        for card, cells in fits.items():
+            owed = {pays[cell]["owed"] for cell in cells}
+            if 0 in owed and max(owed) > 1:
+                return message, card, cells
+    raise AssertionError("no such card in 200 deals")
+
+
+def test_hearing_the_m_table_says_what_each_place_of_the_chosen_card_would_pay(person) -> None:
+    message, card, cells = m_card_with_spread_payments()
+    pays = {tuple(p["at"]): p for p in message["view"]["pays"]}
+    page = person("/")
+    page.evaluate(M_MOUNT, message)
+    tab_to(page, f'.mm-hand-card[data-card="{card}"]')
+    page.keyboard.press("Enter")
+    target = page.locator(".mm-cell.target:focus")
+    expect(target).to_have_count(1)
+    # the place the keyboard lands on says what it would pay, too
+    at = (int(target.get_attribute("data-r") or ""), int(target.get_attribute("data-c") or ""))
+    expect(target).to_have_accessible_name(
+        re.compile(rf"^Place the .+ here: row \d+, column \d+, {re.escape(said_pay(pays[at]))}$")
+    )
+    page.keyboard.press("t")
+    said = page.evaluate("window.said")[-1]
+    # the places in the order of the legal moves, each with its payment and the cards
+    # it touches (k cards owe k-1 tokens: the count ties each payment to its place)
+    found = re.search(rf"fits in {len(cells)} places: (.*)\.$", said)
+    assert found, said
+    places = found.group(1).split("; ")
+    assert len(places) == len(cells), said
+    for place, cell in zip(places, cells, strict=True):
+        pay = pays[cell]
+        touching = f"touching {pay['owed'] + 1} card{'s' if pay['owed'] else ''}: "
+        assert re.match(rf"row \d+, column \d+, {re.escape(said_pay(pay))}, {touching}", place), (
+            place,
+            pay,
+        )
+    assert "no tokens" in said and "from Cleo, 1 unpaid" in said, said
 
 
 def maedn_turn_by_keyboard(page: Page) -> None:
@@ -291,28 +386,10 @@ def test_turns_of_maedn_by_keyboard_focus_and_announcement(person) -> None:
     expect(announce).to_contain_text(re.compile(r"^You: 0 of 40 points, 2 dice in hand"))
     listen(page)
     for _ in range(3):
-        page.wait_for_function(
-            "() => document.querySelector('.md-status.your-turn')"
-            " || !document.getElementById('result').hidden",
-            timeout=30_000,
-        )
-        if page.locator("#result").is_visible():
+        if not wait_turn_or_end(page, MAEDN_MINE):
             break
-        before = log_count(page)
-        start = heard_count(page)
-        maedn_turn_by_keyboard(page)
-        wait_log_past(page, before)
-        expect(status).to_be_focused()
-        page.wait_for_function(
-            "n => window.heard.slice(n).some((text) => text.startsWith('Anna '))", arg=start
-        )
-        texts = heard_since(page, start)
-        assert all(a != b for a, b in itertools.pairwise(texts)), texts
-        page.wait_for_function(
-            "() => document.querySelector('.md-status.your-turn')"
-            " || !document.getElementById('result').hidden",
-            timeout=30_000,
-        )
+        play_and_listen(page, lambda: maedn_turn_by_keyboard(page), ".md-status", "Anna ")
+        wait_turn_or_end(page, MAEDN_MINE)
         expect(announce).to_contain_text(re.compile(r"Your turn|wins"))
 
 

@@ -179,7 +179,7 @@ export function mount(root, { onMove, t, say = () => {} }) {
     if (view && (letter === "t" || letter === "o")) {
       e.preventDefault();
       const card = view.hand?.find((/** @type {Card} */ c) => c.id === picked) ?? null;
-      say(letter === "t" ? tableWords(view, card, playing() && card ? moves.cellsFor(card.id) : [], t) : playersWords(view, names, you, t));
+      say(letter === "t" ? tableWords(view, card, playing() && card ? moves.cellsFor(card.id) : [], t, names) : playersWords(view, names, you, t));
       return;
     }
     if (e.key !== "Escape" || !picked) return;
@@ -231,6 +231,7 @@ export function mount(root, { onMove, t, say = () => {} }) {
       picked: playing() && !busy ? card : null,
       targets: playing() && card && !busy ? moves.cellsFor(card.id) : [],
       takes: busy ? new Set() : moves.takes,
+      names,
     });
 
     hand.el.hidden = you == null || !view.hand;

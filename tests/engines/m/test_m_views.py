@@ -17,7 +17,7 @@ Builder = Callable[..., State]
 
 VIEW_KEYS = {
     "game", "players", "seat", "phase", "turn", "to_act", "expect", "hand", "hand_sizes",
-    "pile", "removed", "tokens", "collections", "table", "box", "open_cells", "last",
+    "pile", "removed", "tokens", "collections", "table", "box", "open_cells", "pays", "last",
     "choice", "scoring", "scores", "ended", "result",
 }  # fmt: skip
 CARD_KEYS = {"id", "colour", "value", "symbol"}

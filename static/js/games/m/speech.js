@@ -1,18 +1,20 @@
 // @ts-check
 /**
  * M read aloud, for the "say it in words" keys: the table row by row (with the
- * same row and column numbers the cells' names use), where the chosen card fits
- * and which cards each place would touch, and every player's public state. Only
- * the view and the server's legal moves are read; no rule is worked out here.
+ * same row and column numbers the cells' names use), where the chosen card fits,
+ * what each place would pay and which cards it would touch, and every player's
+ * public state. Only the view (its `pays` says the tokens) and the server's legal
+ * moves are read; no rule is worked out here.
  * Pure: the translation function comes in.
  */
 
 import { key, windowFor } from "./layout.js";
-import { cardName, lineName, nameOf } from "./words.js";
+import { cardName, lineName, nameOf, payWords } from "./words.js";
 
 /** @typedef {import("../../i18n.js").Translate} Translate */
 /** @typedef {import("./layout.js").Cell} Cell */
 /** @typedef {import("./score.js").Card} Card */
+/** @typedef {import("./words.js").Pay} Pay */
 
 const SIDES = [
   [-1, 0],
@@ -22,14 +24,16 @@ const SIDES = [
 ];
 
 /**
- * The table in words: its rows, and where `picked` may go (`targets`, from the legal moves).
+ * The table in words: its rows, and where `picked` may go (`targets`, from the legal
+ * moves), what each place would pay you (the view's `pays`) and what it touches.
  * @param {any} view
  * @param {Card|null} picked
  * @param {Cell[]} targets
  * @param {Translate} t
+ * @param {string[]} [names]  seat names, for who would pay
  * @returns {string}
  */
-export function tableWords(view, picked, targets, t) {
+export function tableWords(view, picked, targets, t, names = []) {
   const entries = /** @type {{at: Cell, card: Card}[]} */ (view.table ?? []);
   /** @type {Map<string, Card>} */
   const cards = new Map(entries.map((e) => [key(e.at), e.card]));
@@ -51,9 +55,18 @@ export function tableWords(view, picked, targets, t) {
   if (picked) {
     if (!targets.length) parts.push(t("m.say.fits_nowhere", { card: cardName(picked, t) }));
     else {
+      /** @type {Map<string, Pay>} */
+      const pays = new Map((view.pays ?? []).map((/** @type {Pay} */ p) => [key(p.at), p]));
       const places = targets.map((cell) => {
         const next = SIDES.map(([dr, dc]) => cards.get(key([cell[0] + dr, cell[1] + dc]))).filter((c) => !!c);
-        return t("m.say.place", { ...where(cell), count: next.length, cards: next.map((c) => cardName(c, t)).join(", ") });
+        const pay = pays.get(key(cell));
+        return [
+          t("m.say.at", where(cell)),
+          pay && payWords(pay, names, t),
+          t("m.say.touching", { count: next.length, cards: next.map((c) => cardName(c, t)).join(", ") }),
+        ]
+          .filter(Boolean)
+          .join(", ");
       });
       parts.push(t("m.say.fits", { card: cardName(picked, t), count: targets.length, places: places.join("; ") }));
     }

@@ -9,10 +9,11 @@
 import { h } from "../../dom.js";
 import { cardBack, cardFace, spoken } from "./card.js";
 import { cellsOf, inBox, key, nearestIn, windowFor } from "./layout.js";
-import { cardName, lineName } from "./words.js";
+import { cardName, lineName, payWords } from "./words.js";
 
 /** @typedef {import("./layout.js").Cell} Cell */
 /** @typedef {import("./score.js").Card} Card */
+/** @typedef {import("./words.js").Pay} Pay */
 /** @typedef {import("../../i18n.js").Translate} Translate */
 
 /**
@@ -27,6 +28,7 @@ import { cardName, lineName } from "./words.js";
  * @property {Card|null} picked          the hand card being placed
  * @property {Cell[]} targets            where it may go
  * @property {Set<string>} takes         card ids you may take now
+ * @property {string[]} [names]         seat names, for who would pay a placement
  */
 
 const ARROWS = /** @type {const} */ ({ ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" });
@@ -83,7 +85,7 @@ export class TableView {
   }
 
   /** @param {TableState} p */
-  update({ view, picked, targets, takes }) {
+  update({ view, picked, targets, takes, names = [] }) {
     const t = this.t;
     const box = view.box;
     const open = new Set((view.open_cells ?? []).map(key));
@@ -98,6 +100,8 @@ export class TableView {
     const choice = view.choice?.lines ?? {};
     const rowLine = new Set((choice.row ?? []).map(key));
     const colLine = new Set((choice.col ?? []).map(key));
+    /** @type {Map<string, Pay>} what a placement there would pay you */
+    const pays = new Map((view.pays ?? []).map((/** @type {Pay} */ p) => [key(p.at), p]));
 
     this.pile.replaceChildren(cardBack("mm-pile-icon"), h("span", {}, t("m.pile", { count: view.pile })));
     this.final.hidden = !(scoring?.final || (view.phase !== "over" && view.pile === 0));
@@ -162,6 +166,7 @@ export class TableView {
           );
         }
         if (picked && targetSet.has(k)) {
+          const pay = pays.get(k);
           return h(
             "button",
             {
@@ -169,7 +174,7 @@ export class TableView {
               class: [...classes, "target"],
               dataset: { ...dataset, target: "1" },
             },
-            spoken(t("m.cell.place", { card: pickedName, ...where })),
+            spoken(t("m.cell.place", { card: pickedName, ...where }) + (pay ? `, ${payWords(pay, names, t)}` : "")),
             cardFace(picked, t, "mm-ghost"),
           );
         }

@@ -7,6 +7,11 @@
 /** @typedef {import("../../i18n.js").Translate} Translate */
 /** @typedef {import("./score.js").Card} Card */
 /** @typedef {import("./moves.js").LegalMoves} LegalMoves */
+/** @typedef {import("./layout.js").Cell} Cell */
+/**
+ * What a card placed on an open cell would bring the seat looking (the view's `pays`).
+ * @typedef {{at: Cell, owed: number, earned: number, paid_by: {seat: number, tokens: number}[], lost: number}} Pay
+ */
 
 /**
  * A seat's name, or "Seat 2".
@@ -51,6 +56,30 @@ export function lineName(line, t) {
 }
 
 /**
+ * Who pays a placement's tokens: "Ben", or "Ben (1), Cleo (1)" when several do.
+ * @param {{seat: number, tokens: number}[]|undefined} paid  a `paid_by` list
+ * @param {string[]} names
+ * @param {Translate} t
+ */
+export function payersWords(paid, names, t) {
+  const payers = paid ?? [];
+  if (payers.length === 1) return nameOf(names, payers[0].seat, t);
+  return payers.map((p) => t("m.log.payer", { name: nameOf(names, p.seat, t), count: p.tokens })).join(", ");
+}
+
+/**
+ * What a placement would pay: "you get 2 tokens from Ben", "no tokens, 1 unpaid".
+ * @param {Pay} pay  an entry of the view's `pays`
+ * @param {string[]} names
+ * @param {Translate} t
+ * @returns {string}
+ */
+export function payWords(pay, names, t) {
+  const got = pay.earned > 0 ? t("m.say.pays", { count: pay.earned, from: payersWords(pay.paid_by, names, t) }) : t("m.say.pays_none");
+  return pay.lost > 0 ? t("m.say.unpaid", { pays: got, count: pay.lost }) : got;
+}
+
+/**
  * The log lines of one move. A swap never says which card went under the pile
  * (the log does not know either).
  * @param {any} log
@@ -66,14 +95,7 @@ export function describeMove(log, names, t) {
     case "place": {
       lines.push(t("m.log.placed", { name, card: cardName(log.card, t) }));
       const tokens = log.tokens ?? {};
-      const paid = /** @type {{seat: number, tokens: number}[]} */ (tokens.paid_by ?? []);
-      if (tokens.earned > 0) {
-        const from =
-          paid.length === 1
-            ? nameOf(names, paid[0].seat, t)
-            : paid.map((p) => t("m.log.payer", { name: nameOf(names, p.seat, t), count: p.tokens })).join(", ");
-        lines.push(t("m.log.earned", { name, count: tokens.earned, from }));
-      }
+      if (tokens.earned > 0) lines.push(t("m.log.earned", { name, count: tokens.earned, from: payersWords(tokens.paid_by, names, t) }));
       if (tokens.lost > 0) lines.push(t("m.log.lost", { count: tokens.lost }));
       if (log.scoring === "row" || log.scoring === "col") lines.push(t("m.log.scoring", { line: lineName(log.scoring, t) }));
       else if (log.scoring === "choose") lines.push(t("m.log.scoring_choose", { name }));
