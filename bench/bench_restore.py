@@ -2,12 +2,15 @@
 
 The rooms: a four-player *Mensch ärgere Dich nicht: Das Kartenspiel* table of
 four people, each playing a random legal move when it is their turn (random play
-makes long games: ~400 moves), with chat lines between moves (CHAT_PER_MOVE on
-average). Each room is built through the app's own use cases until its log holds
-EVENTS events; a game that ends sooner is followed by chat up to that number (the
-table talking afterwards). So a room is what a long evening leaves behind: seats,
-a start, hundreds of moves, hundreds of chat lines, snapshots where the server
-wrote them.
+makes long games, ~250-580 moves), talking in the chat between moves. Each room
+is built through the app's own use cases: once the game has started, the script
+plays the deal through on its own (the engine is pure) to learn how long the game
+will be, and takes only deals of at least MIN_MOVES moves (other tables are left
+as they are). The game is then played in the room up to EVENTS events in the
+log, its last move still to come, with chat lines spread evenly between the moves
+to fill the log up: a long evening's table, still playing. Where the server
+wrote snapshots is its own business; the JSON says how many events a cold load
+folds after the newest one (counted from SNAPSHOT_EVERY moves).
 
 Measured, in process (``Services`` on the same database, as a server holds it):
 ``rooms.load(room)`` right after ``rooms.cache.clear()``, REPEATS times per room,
@@ -21,7 +24,7 @@ process; the server is started PUBLIC_STARTS times.
 Runs on SQLite (a temporary file), then on PostgreSQL when TEST_DATABASE_URL or
 DATABASE_URL is set (a scratch database made beside it and dropped afterwards).
 
-Settings (environment): ROOMS (3), EVENTS (1000), CHAT_PER_MOVE (1.5), REPEATS (50),
+Settings (environment): ROOMS (3), EVENTS (1000), MIN_MOVES (350), REPEATS (50),
 PUBLIC_STARTS (2), SEED (1). One JSON line on stdout, progress on stderr; timings
 are reported, never judged.
 
@@ -51,12 +54,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.config import Settings, async_url
 from app.migrate import upgrade
 from app.rooms import RoomRules, Rooms
+from app.roomstate import RoomState
 from app.services import Services
 from tests.server import ServerProcess
 
 ROOMS = int(os.environ.get("ROOMS", "3"))
 EVENTS = int(os.environ.get("EVENTS", "1000"))
-CHAT_PER_MOVE = float(os.environ.get("CHAT_PER_MOVE", "1.5"))
+MIN_MOVES = int(os.environ.get("MIN_MOVES", "350"))
 REPEATS = int(os.environ.get("REPEATS", "50"))
 PUBLIC_STARTS = int(os.environ.get("PUBLIC_STARTS", "2"))
 SEED = int(os.environ.get("SEED", "1"))
@@ -113,8 +117,8 @@ def settings_for(url: str, data_dir: Path) -> Settings:
 # -- building the rooms --------------------------------------------------------------
 
 
-async def build_room(rooms: Rooms, rng: random.Random) -> dict[str, Any]:
-    """One table played to EVENTS events; what it holds, and a seat token."""
+async def seat_table(rooms: Rooms) -> tuple[RoomState, list[str]]:
+    """A new room with four people seated and the game started; their tokens."""
     state, first = await rooms.create(
         game="maedn",
         players=PLAYERS,
@@ -128,35 +132,53 @@ async def build_room(rooms: Rooms, rng: random.Random) -> dict[str, Any]:
     for seat in range(1, PLAYERS):
         state, token = await rooms.claim(state.room.id, seat, NAMES[seat], None)
         tokens.append(token)
-    state = await rooms.start(state.room.id, tokens[0], False)
+    return await rooms.start(state.room.id, tokens[0], False), tokens
+
+
+def plan(state: RoomState, rng: random.Random) -> list[tuple[int, dict[str, Any]]]:
+    """The whole game from here, each seat choosing at random: (seat, move) in order."""
+    engine, game = state.engine, state.game
+    moves = []
+    while acting := engine.to_act(game):
+        move = rng.choice(engine.legal_moves(game, acting[0]))
+        game = engine.play(game, acting[0], move)
+        moves.append((acting[0], move))
+    return moves
+
+
+async def build_room(rooms: Rooms, rng: random.Random) -> dict[str, Any]:
+    """One table played to EVENTS events, its game still running; what it holds."""
+    short = 0
+    while True:
+        state, tokens = await seat_table(rooms)
+        moves = plan(state, rng)
+        if len(moves) >= MIN_MOVES:
+            break
+        short += 1
+        if short > 100:
+            raise RuntimeError(f"no deal of {MIN_MOVES} moves in 100 tries: lower MIN_MOVES")
     room_id = state.room.id
-    moves = chats = 0
-    move_seqs: list[int] = []
-    while state.seq < EVENTS:
-        playing = state.status == "playing" and state.game is not None
-        if playing:
-            seat = state.engine.to_act(state.game)[0]
-            legal = state.engine.legal_moves(state.game, seat)
-            state = await rooms.move(room_id, tokens[seat], state.seq, rng.choice(legal))
-            moves += 1
-            move_seqs.append(state.seq if state.status == "playing" else state.seq - 1)
-            lines = int(CHAT_PER_MOVE) + (rng.random() < CHAT_PER_MOVE % 1)
-        else:
-            lines = 1
-        for _ in range(min(lines, EVENTS - state.seq)):
+    playing = min(len(moves) - 1, EVENTS - state.seq)
+    lines = EVENTS - state.seq - playing
+    move_seqs = []
+    for index, (seat, move) in enumerate(moves[:playing]):
+        state = await rooms.move(room_id, tokens[seat], state.seq, move)
+        move_seqs.append(state.seq)
+        # chat line k of `lines` follows move floor(k * playing / lines): evenly spread
+        for _ in range((index + 1) * lines // playing - index * lines // playing):
             state = await rooms.chat(room_id, rng.choice(tokens), rng.choice(LINES), 500)
-            chats += 1
-    # a snapshot is written every `snapshot_every` moves: what a cold load folds after it
     every = rooms.snapshot_every
-    snap_seq = move_seqs[every * (moves // every) - 1] if moves >= every else 0
+    snap_seq = move_seqs[every * (playing // every) - 1] if playing >= every else 0
     return {
         "room": room_id,
         "token": tokens[0],
         "events": state.seq,
-        "moves": moves,
-        "chats": chats,
+        "moves": playing,
+        "moves_in_game": len(moves),
+        "chats": lines,
         "playing": state.status == "playing",
         "events_after_snapshot": state.seq - snap_seq,
+        "short_deals_left": short,
     }
 
 
@@ -312,7 +334,7 @@ async def main() -> None:
                 "game": "maedn",
                 "players": PLAYERS,
                 "events": EVENTS,
-                "chat_per_move": CHAT_PER_MOVE,
+                "min_moves": MIN_MOVES,
                 "repeats": REPEATS,
                 "snapshot_every": Settings().snapshot_every,
                 "results": results,
