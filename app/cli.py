@@ -100,6 +100,7 @@ def serve(host: str, port: int, migrate: bool) -> None:
         host=host,
         port=port,
         ws_max_size=settings.max_ws_message_bytes,
+        ws_per_message_deflate=settings.ws_compression,
         # behind a proxy, only the X-Forwarded-For entries added by the proxies listed in
         # FORWARDED_ALLOW_IPS count: the client address is the last one they did not add
         proxy_headers=settings.trust_proxy_headers,

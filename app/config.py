@@ -63,6 +63,13 @@ class Settings(BaseSettings):
     max_ws_message_bytes: int = Field(
         8_192, ge=256, description=("Largest websocket message (closed with 1009 above).")
     )
+    ws_compression: bool = Field(
+        False,
+        description=(
+            "Compress websocket messages (permessage-deflate): a tenth of the bytes for "
+            "Blokus' legal moves, for more CPU and memory per socket (docs/benchmarks.md)."
+        ),
+    )
     chat_max_chars: int = Field(500, ge=1, description="Longest chat message.")
     name_max_chars: int = Field(
         40, ge=1, le=80, description=("Longest display name (at most 80, the stored column).")

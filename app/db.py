@@ -27,8 +27,12 @@ def make_engine(settings: Settings) -> AsyncEngine:
 def _tune_sqlite(engine: AsyncEngine) -> None:
     """WAL lets readers work beside the one writer; foreign keys are off by default.
 
-    Transactions start with BEGIN IMMEDIATE: a deferred one that later wants to write
-    can fail at once with "database is locked" instead of waiting its turn.
+    A transaction takes the write lock with its first write (``BEGIN IMMEDIATE``,
+    issued by the driver in the same call as that statement): a deferred one that
+    later wants to write could fail at once with "database is locked" instead of
+    waiting its turn. Reads before that first write see committed data; this
+    process's transactions take turns (``Store``), and across processes the log's
+    unique (room, seq) key and conditional updates decide every race.
     """
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -40,10 +44,7 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
-
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        dbapi_connection.isolation_level = "IMMEDIATE"
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
