@@ -50,6 +50,16 @@ export function describeMove(log, names, t) {
   return describe(log ?? {}, names, t);
 }
 
+/**
+ * A card drawn, told once the game is over (the replay's `draws`): "Ben drew the red 20 cube."
+ * @param {{seat: number, card: any}} draw
+ * @param {string[]} names
+ * @param {import("../i18n.js").Translate} t
+ */
+export function describeDraw(draw, names, t) {
+  return t("m.log.drew", { name: names[draw.seat] ?? t("seat.numbered", { n: draw.seat + 1 }), card: cardName(draw.card, t) });
+}
+
 
 /**
  * @param {HTMLElement} root

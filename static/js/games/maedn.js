@@ -50,6 +50,16 @@ export function describeMove(log, names, t) {
 }
 
 /**
+ * A die drawn, told once the game is over (the replay's `draws`): "Ben drew a 5."
+ * @param {{seat: number, card: number}} draw
+ * @param {string[]} names
+ * @param {import("../i18n.js").Translate} t
+ */
+export function describeDraw(draw, names, t) {
+  return t("maedn.log.drew", { name: nameOf(names, draw.seat, t), die: draw.card });
+}
+
+/**
  * @param {HTMLElement} root
  * @param {MountOptions} options
  */
