@@ -5,7 +5,8 @@ nearest snapshot of that game at or before the step (or from the deal) plus the
 moves after it, and kept in a small cache, so stepping back and forth costs a
 few engine moves at most. What a step shows follows the view rules: while the
 game runs, a player sees their own hand as it was and a spectator the public
-view; once the game is over every seat's view may be asked for.
+view; once the game is over every seat's view may be asked for, and each step
+also says which cards its move drew (``Engine.draws``), never before.
 """
 
 from __future__ import annotations
@@ -89,11 +90,12 @@ class Replays:
         self._index = _Lru(256)
         self._starts = _Lru(512)
         self._states = _Lru(size)
+        self._moves = _Lru(size)
+        self._draws = _Lru(64)
 
     def clear(self) -> None:
-        self._index.items.clear()
-        self._starts.items.clear()
-        self._states.items.clear()
+        for cache in (self._index, self._starts, self._states, self._moves, self._draws):
+            cache.items.clear()
 
     @asynccontextmanager
     async def _session(self, session: Any) -> AsyncIterator[Any]:
@@ -205,20 +207,33 @@ class Replays:
         except ApiError:
             return None  # a stale token watches like a spectator
 
-    async def state_at(self, room_id: str, entry: GameEntry, step: int, session: Any = None) -> Any:
-        """The engine state after the first ``step`` moves of the game."""
+    async def state_at(
+        self, room_id: str, entry: GameEntry, step: int, session: Any = None, lead: int = 0
+    ) -> Any:
+        """The engine state after the first ``step`` moves of the game.
+
+        Built from the nearest cached step or stored snapshot at or before step
+        ``step - lead``, plus the moves after that (one query each); every step passed
+        on the way is cached too, with its move, so the ``lead`` steps just before
+        (the one a step's draws are told from, or the next one back) cost nothing.
+        """
         if not 0 <= step <= entry.steps:
             raise ApiError(
                 404, "no_such_step", f"Game {entry.game_no} has steps 0 to {entry.steps}."
             )
         key = (room_id, entry.game_no, step)
         cached = self._states.get(key)
-        if cached is not None:
+        lead = min(lead, step)
+        if cached is not None and all(
+            (room_id, entry.game_no, step - back) in self._states.items
+            and (room_id, entry.game_no, step - back + 1) in self._moves.items
+            for back in range(1, lead + 1)
+        ):
             return cached
         started = await self.started(room_id, entry, session)
         engine = started.engine
         base_step, game = None, None
-        for back in range(1, NEAR + 1):
+        for back in range(max(lead, 1), NEAR + 1):
             if step - back < 0:
                 break
             game = self._states.get((room_id, entry.game_no, step - back))
@@ -228,7 +243,8 @@ class Replays:
         target = entry.seq_of(step)
         async with self._session(session) as db:
             if base_step is None:
-                snapshot = await store.snapshot_at_or_before(db, room_id, target, entry.game_no)
+                upto = entry.seq_of(step - lead)
+                snapshot = await store.snapshot_at_or_before(db, room_id, upto, entry.game_no)
                 if snapshot is not None and snapshot.seq >= entry.start_seq:
                     game = engine.load(snapshot.state["game"])
                     base_seq = snapshot.seq
@@ -239,10 +255,48 @@ class Replays:
             else:
                 base_seq = entry.seq_of(base_step)
             moves = await store.events_between(db, room_id, base_seq, target, kinds=("move",))
+        at = step - len(moves)
+        self._states.put((room_id, entry.game_no, at), game)
         for event in moves:
             game = engine.play(game, event.data["seat"], event.data["move"])
+            at += 1
+            self._states.put((room_id, entry.game_no, at), game)
+            self._moves.put((room_id, entry.game_no, at), (event.data["seat"], event.data["move"]))
         self._states.put(key, game)
         return game
+
+    async def drawn(
+        self, room_id: str, entry: GameEntry, step: int, session: Any = None
+    ) -> list[dict[str, Any]]:
+        """The cards drawn by move ``step`` (``[{"seat", "card"}]``). Hidden facts: only
+        for a finished game, which the caller checks."""
+        if step == 0:
+            return []
+        after = await self.state_at(room_id, entry, step, session, lead=1)
+        # state_at has just cached both (nothing ran in between to push them out)
+        before = self._states.get((room_id, entry.game_no, step - 1))
+        played = self._moves.get((room_id, entry.game_no, step))
+        if before is None or played is None:
+            raise RuntimeError(f"room {room_id}: step {step} came without the step before it")
+        started = await self.started(room_id, entry, session)
+        return started.engine.draws(before, played[0], played[1], after)
+
+    async def all_draws(self, room_id: str, entry: GameEntry) -> list[list[dict[str, Any]]]:
+        """The draws of every move of a finished game, one list per move (one pass, cached)."""
+        key = (room_id, entry.game_no)
+        cached: list[list[dict[str, Any]]] | None = self._draws.get(key)
+        if cached is not None:
+            return cached
+        started = await self.started(room_id, entry)
+        engine, data = started.engine, started.data
+        game = engine.new_game(data["players"], data["seed"], data["options"])
+        out: list[list[dict[str, Any]]] = []
+        for played in await self.private_moves(room_id, entry):
+            after = engine.play(game, played["seat"], played["move"])
+            out.append(engine.draws(game, played["seat"], played["move"], after))
+            game = after
+        self._draws.put(key, out)
+        return out
 
     async def step(
         self, room_id: str, game_no: int, step: int, token: str | None, seen_as: int | None
@@ -252,7 +306,9 @@ class Replays:
             entry = await self.game(room_id, game_no, session)
             started = await self.started(room_id, entry, session)
             you = await self.seat_of(room_id, entry, token, session)
-            game = await self.state_at(room_id, entry, step, session)
+            # a finished game tells the step's draws: built from the step before it
+            game = await self.state_at(room_id, entry, step, session, lead=int(entry.over))
+            draws = await self.drawn(room_id, entry, step, session) if entry.over else None
         players = len(started.names)
         if seen_as is not None and not 0 <= seen_as < players:
             raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
@@ -278,6 +334,8 @@ class Replays:
             "view": engine.view(game, perspective),
             "to_act": engine.to_act(game),
             "result": engine.result(game),
+            # hidden while the game runs: which card each seat drew with this step's move
+            "draws": draws,
         }
 
     async def moves(self, room_id: str, entry: GameEntry) -> list[dict[str, Any]]:

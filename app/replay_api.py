@@ -77,6 +77,9 @@ async def game(room: str, game_no: int, rep: Rep, token: Token) -> dict[str, Any
     if entry.over:
         out["seed"] = data["seed"]
         out["salt"] = data.get("salt")
+        # hidden facts, revealed with the end: each move's draws as an item of its own
+        for move, drawn in zip(out["moves"], await rep.all_draws(room, entry), strict=True):
+            move["draws"] = drawn
     return out
 
 

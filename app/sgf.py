@@ -6,6 +6,12 @@ colours the moves are ``B``/``W``, with four they are ``1``..``4`` in colour
 order; a move's value lists the squares its piece covers, comma-separated, each
 a column letter and a row number counted from ``a1`` at the lower left corner
 (our rows count from the top). One node per move along the main line.
+
+One property of our own: ``XFREECORNERS[1]`` in the root node marks a game played
+with the ``free_corners`` option (a colour's first piece may cover any free start
+point). SGF readers skip properties they don't know, so Pentobi still opens the
+file; reading it back here restores the option, without which the moves would not
+replay.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ GAMES = {
 }
 VARIANTS = {name: setup for setup, name in GAMES.items()}
 MOVE_PROPS = ("B", "W", "1", "2", "3", "4")
+FREE_CORNERS = "XFREECORNERS"
 
 
 def _bad(message: str) -> ApiError:
@@ -61,6 +68,8 @@ def write(record: Mapping[str, Any]) -> str:
     size = LAYOUTS[variant].size
     two_colours = len(LAYOUTS[variant].colours) == 2
     root = f"FF[4]CA[UTF-8]AP[Spieltisch]GM[{GAMES[(variant, players)]}]"
+    if record["options"].get("free_corners"):
+        root += f"{FREE_CORNERS}[1]"
     names = record.get("names") or []
     if players == 2 and len(names) == 2:
         root += f"PB[{_escape(names[0])}]PW[{_escape(names[1])}]"
@@ -152,7 +161,12 @@ def read(text: str) -> dict[str, Any]:
     table = placements(size)
     two_colours = len(LAYOUTS[variant].colours) == 2
     engine = get_engine("blokus")
-    options = {"variant": variant}
+    options: dict[str, Any] = {"variant": variant}
+    flag = (root.get(FREE_CORNERS) or [""])[0].strip()
+    if flag not in ("", "0", "1"):
+        raise _bad(f"{FREE_CORNERS}[{flag}] must be 1 (free start corners) or 0.")
+    if flag == "1":
+        options["free_corners"] = True
     state = engine.new_game(players, 0, options)
     moves: list[dict[str, Any]] = []
     for node in nodes[1:]:

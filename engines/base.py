@@ -178,6 +178,12 @@ class Engine(ABC, Generic[S]):
         """A short public description of a move, for the room's log (never hidden facts)."""
         return {"seat": seat}
 
+    def draws(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> list[JSON]:
+        """The cards drawn during ``move``: ``[{"seat": s, "card": ...}]``, ``card`` as the
+        view shows a card in a hand. Hidden facts: only a finished game's replay shows
+        them. A game without a draw pile draws nothing."""
+        return []
+
 
 def shared_ranks(scores: Sequence[int | float]) -> list[int]:
     """Rank 1 is best; equal scores share a rank (1, 1, 3 …)."""

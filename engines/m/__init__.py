@@ -16,7 +16,7 @@ from engines.m import rules
 from engines.m.bots import BOTS
 from engines.m.moves import parse
 from engines.m.state import State, dump, load
-from engines.m.view import log_line, result, view
+from engines.m.view import draws, log_line, result, view
 
 
 class MEngine(Engine[State]):
@@ -56,6 +56,9 @@ class MEngine(Engine[State]):
 
     def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
         return log_line(before, seat, parse(move), after)
+
+    def draws(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> list[JSON]:
+        return draws(before, after)
 
 
 ENGINE = MEngine()

@@ -221,3 +221,14 @@ def log_line(before: State, seat: int, move: Move, after: State) -> JSON:
     if after.phase == "over":
         line["ended"] = after.ended
     return line
+
+
+def draws(before: State, after: State) -> list[JSON]:
+    """The cards that came into a hand between ``before`` and ``after`` (card ids are
+    unique, so a card new to a hand was drawn, by the mover or, after a scoring
+    phase, by the placer). Hidden while the game runs."""
+    out: list[JSON] = []
+    for seat in range(after.players):
+        held = set(before.hands[seat])
+        out.extend({"seat": seat, "card": _card(c)} for c in after.hands[seat] if c not in held)
+    return out

@@ -61,6 +61,9 @@ class MaednEngine(Engine[State]):
     def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
         return log.log_line(before, seat, move, after)
 
+    def draws(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> list[JSON]:
+        return log.draws(before, seat, move, after)
+
 
 ENGINE = MaednEngine()
 

@@ -21,6 +21,7 @@ and for ``discard``: ``{"seat", "type": "discard", "die", "score", "end"}``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,3 +64,15 @@ def log_line(before: State, seat: int, move: Mapping[str, Any], after: State) ->
         "score": after.scores[seat],
         "end": end,
     }
+
+
+def draws(before: State, seat: int, move: Mapping[str, Any], after: State) -> list[dict[str, Any]]:
+    """The dice the mover drew back after playing ``move``: what the hand holds now
+    beyond what was left of it. Hidden while the game runs (the replay of a
+    finished game shows them); the winning move draws nothing."""
+    parsed, _ = check(before, seat, move)
+    left = Counter(before.hands[seat])
+    left.subtract(parsed.dice)
+    drawn = Counter(after.hands[seat])
+    drawn.subtract(left)
+    return [{"seat": seat, "card": die} for die in sorted(drawn.elements())]

@@ -37,6 +37,7 @@ const el = {
   last: /** @type {HTMLButtonElement} */ (byId("last")),
   slider: /** @type {HTMLInputElement} */ (byId("slider")),
   position: byId("position"),
+  stepDraws: byId("step-draws"),
   seenAs: /** @type {HTMLSelectElement} */ (byId("seen-as")),
   visibility: byId("visibility"),
   board: byId("board-root"),
@@ -93,16 +94,31 @@ function moveText(move) {
   return lines.map((line) => line.text).join(" ");
 }
 
+/**
+ * The cards a move drew, in words; the server tells them only once the game is over.
+ * @param {{seat: number, card: any}[]|null|undefined} draws
+ * @returns {string[]}
+ */
+function drawTexts(draws) {
+  return (draws ?? []).map((draw) =>
+    game?.describeDraw ? game.describeDraw(draw, names(), t) : t("replay.drew", { name: names()[draw.seat] ?? "" }),
+  );
+}
+
 function renderMoves() {
   const items = [
     h("li", { dataset: { step: 0 } }, h("button", { type: "button", on: { click: () => go(0) } }, t("replay.start", { n: gameNo }))),
-    ...info.moves.map((/** @type {any} */ move) =>
+    ...info.moves.flatMap((/** @type {any} */ move) => [
       h(
         "li",
         { dataset: { step: move.step } },
         h("button", { type: "button", on: { click: () => go(move.step) } }, `${move.step}. ${moveText(move)}`),
       ),
-    ),
+      // each draw an item of its own, under the move that drew it
+      ...drawTexts(move.draws).map((text) =>
+        h("li", { class: "replay-draw", dataset: { drawStep: move.step } }, h("button", { type: "button", on: { click: () => go(move.step) } }, text)),
+      ),
+    ]),
   ];
   el.moves.replaceChildren(...items);
 }
@@ -143,9 +159,10 @@ function renderPosition() {
   el.first.disabled = el.prev.disabled = step === 0;
   el.next.disabled = el.last.disabled = step >= info.steps;
   for (const li of el.moves.children) {
-    const here = Number(/** @type {HTMLElement} */ (li).dataset.step) === step;
+    const data = /** @type {HTMLElement} */ (li).dataset;
+    const here = Number(data.step ?? data.drawStep) === step;
     li.classList.toggle("current", here);
-    if (here) li.scrollIntoView({ block: "nearest" });
+    if (here && data.step) li.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -184,6 +201,9 @@ function draw(data) {
   if (!renderer) renderer = game.mount(el.board, { onMove: async () => undefined, t });
   renderer.update(state);
   el.board.dataset.step = String(step);
+  const drawn = drawTexts(data.draws);
+  el.stepDraws.hidden = !drawn.length;
+  el.stepDraws.textContent = drawn.length ? t("replay.step_draws", { lines: drawn.join(" ") }) : "";
   renderPosition();
 }
 

@@ -17,6 +17,7 @@ import { accepted, chooseToken, refused } from "./resume.js";
 import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
 import { renderReplayExtras } from "./room/extras.js";
+import { SinceBoard } from "./room/sinceboard.js";
 import { describeEvent } from "./room/log.js";
 import { seatNames } from "./room/names.js";
 import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
@@ -33,9 +34,14 @@ import { keepFocus } from "./games/sending.js";
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
 /**
+ * A mounted renderer. `showSince(before)` marks on the board what differs from
+ * `before`, the seat's view right after its previous move (null: no marks).
+ * @typedef {{update: (state: StateMessage) => void, destroy: () => void, showSince?: (before: any) => void}} Renderer
+ */
+/**
  * What a game's renderer module exports.
  * @typedef {object} GameModule
- * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t, say: (text: string) => void}) => {update: (state: StateMessage) => void, destroy: () => void}} mount
+ * @property {(root: HTMLElement, options: {onMove: (move: unknown) => Promise<unknown>, t: typeof t, say: (text: string) => void}) => Renderer} mount
  * @property {import("./room/log.js").DescribeMove} [describeMove]
  * @property {(result: any, names: string[], tr: typeof t) => string[]} [resultDetails]
  * @property {(room: import("./messages.js").StateMessage["room"], tr: typeof t) => string[]} [howToPlay]
@@ -62,7 +68,7 @@ let events = [];
 /** @type {GameModule|null} */
 let game = null;
 let gameName = "";
-/** @type {{update: (state: StateMessage) => void, destroy: () => void}|null} */
+/** @type {Renderer|null} */
 let renderer = null;
 /** @type {number|null} */
 let claiming = null;
@@ -109,6 +115,7 @@ function titleOf(name, fallback) {
 }
 const sound = new TurnSound({ store: pref });
 const clocks = new RoomClocks(roomId, () => renderSeatList());
+const sinceBoard = new SinceBoard(roomId);
 const signal = new TurnSignal(() => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"));
 
 const socket = new RoomSocket(roomId, token, {
@@ -395,6 +402,8 @@ function renderBoard() {
   }
   if (!renderer) renderer = game.mount(el.board, { onMove: move, t, say: (text) => announcer.say(text) });
   renderer.update(current);
+  // your turn: what changed since your previous move, marked on the board
+  renderer.showSince?.(sinceBoard.before(current, events, token, (before) => renderer?.showSince?.(before)));
   if (boardHadFocus) keepFocus(el.board);
 }
 

@@ -117,6 +117,45 @@ def test_a_blokus_game_written_as_blksgf_reads_back_move_for_move(
     assert back["result"] == record["result"]
 
 
+@pytest.mark.parametrize(("players", "variant"), [(4, "classic"), (3, "classic"), (2, "duo")])
+def test_a_free_corners_blokus_game_keeps_its_option_through_blksgf(
+    client: TestClient, players: int, variant: str
+) -> None:
+    options = {"variant": variant, "free_corners": True}
+    record = bot_record("blokus", players, options, seed=11)
+    room = _import(client, record)
+    body = client.get(f"/api/rooms/{room}/games/1/record.blksgf").text
+    assert "XFREECORNERS[1]" in body
+    made = client.post("/api/records/blksgf", content=body.encode())
+    assert made.status_code == 201, made.text
+    back = client.get(f"/api/rooms/{made.json()['room']}/games/1/record").json()
+    assert back["options"]["free_corners"] is True
+    assert back["options"]["variant"] == variant
+    assert [(m["seat"], sorted(m["move"]["cells"])) for m in back["moves"]] == [
+        (m["seat"], sorted(m["move"]["cells"])) for m in record["moves"]
+    ]
+    assert back["result"] == record["result"]
+
+
+def test_a_blksgf_without_the_free_corners_mark_is_played_with_fixed_corners(
+    client: TestClient,
+) -> None:
+    plain = "(;GM[Blokus Duo];B[j5,k5])"
+    refused = _error(
+        client.post("/api/records/blksgf", content=plain.encode()), 422, "illegal_move"
+    )
+    assert refused["move"] == 1
+    free = "(;GM[Blokus Duo]XFREECORNERS[1];B[j5,k5])"
+    made = client.post("/api/records/blksgf", content=free.encode())
+    assert made.status_code == 201, made.text
+    refused = _error(
+        client.post("/api/records/blksgf", content=b"(;GM[Blokus Duo]XFREECORNERS[yes];B[j5])"),
+        400,
+        "bad_sgf",
+    )
+    assert "XFREECORNERS" in refused["message"]
+
+
 def test_a_pentobi_duo_file_with_variations_and_lowercase_points_reads_its_main_line(
     client: TestClient,
 ) -> None:

@@ -123,6 +123,8 @@ def test_a_running_card_game_replays_only_what_each_seat_may_see(client: TestCli
         assert spectator["view"]["hand"] is None and spectator["seen_as"] is None
         own = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=_auth(tokens[1]))
         assert own.json()["view"]["hand"] is not None and own.json()["seen_as"] == 1
+        # no draw is told before the end, not even the asker's own
+        assert spectator["draws"] is None and own.json()["draws"] is None
         for other in (0, 2):
             _error(
                 client.get(
@@ -133,6 +135,7 @@ def test_a_running_card_game_replays_only_what_each_seat_may_see(client: TestCli
                 "hidden_until_over",
             )
         _error(client.get(f"/api/rooms/{room}/games/1/steps/{step}?as=0"), 403, "hidden_until_over")
+    assert all("draws" not in move for move in info["moves"])
     _error(client.get(f"/api/rooms/{room}/games/1/record"), 409, "game_running")
     log = client.get(f"/api/rooms/{room}/events").json()["events"]
     started = next(e for e in log if e["kind"] == "game_started")
@@ -157,6 +160,46 @@ def test_a_finished_card_game_reveals_every_hand_at_every_step(client: TestClien
     info = client.get(f"/api/rooms/{room}/games/1").json()
     assert info["status"] == "finished" and info["seed"] == record["seed"]
     assert info["moves"][0]["step"] == 1 and "log" in info["moves"][0]
+
+
+@pytest.mark.parametrize(("game", "players"), [("maedn", 2), ("m", 3)])
+def test_a_finished_card_game_reveals_each_draw_only_after_the_end(
+    client: TestClient, game: str, players: int
+) -> None:
+    running = _play_room(client, game, players, 9)
+    room, tokens = running["room"], running["tokens"]
+    for step in range(10):
+        for headers in ({}, _auth(tokens[0])):
+            got = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=headers).json()
+            assert got["draws"] is None
+    info = client.get(f"/api/rooms/{room}/games/1", headers=_auth(tokens[0])).json()
+    assert all("draws" not in move for move in info["moves"])
+    # the same table plays on to the end: now every draw is told, step by step and in the list
+    state = client.get(f"/api/rooms/{room}/state").json()
+    while state["result"] is None:
+        seat = state["to_act"][0]
+        mine = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[seat])).json()
+        state = client.post(
+            f"/api/rooms/{room}/moves",
+            json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
+            headers=_auth(tokens[seat]),
+        ).json()
+    record = client.get(f"/api/rooms/{room}/games/1/record").json()
+    engine = get_engine(game)
+    before = engine.new_game(players, record["seed"], record["options"])
+    expected = []
+    for entry in record["moves"]:
+        after = engine.play(before, entry["seat"], entry["move"])
+        expected.append(engine.draws(before, entry["seat"], entry["move"], after))
+        before = after
+    assert sum(len(d) for d in expected) > 0
+    info = client.get(f"/api/rooms/{room}/games/1").json()
+    assert [move["draws"] for move in info["moves"]] == expected
+    # a step's draws are the cards its move drew, in whoever's hand they went
+    for step in [0, 1, 2, 5, len(expected) // 2, len(expected)]:
+        got = client.get(f"/api/rooms/{room}/games/1/steps/{step}").json()
+        assert got["draws"] == ([] if step == 0 else expected[step - 1]), f"step {step}"
+    assert all(d["seat"] in range(players) and d["card"] is not None for d in expected[0])
 
 
 def test_room_history_lists_every_game_with_results_and_a_running_tally(

@@ -30,17 +30,32 @@ def test_stepping_through_a_finished_m_game_to_its_end_and_verifying_the_deal(
     expect(page.locator("#replay-title")).to_have_text("Replay of game 1")
     expect(page.locator("#position")).to_have_text("Start of game 1")
     expect(page.locator("#board-root.mm-root")).to_be_visible()
-    expect(page.locator("#moves li")).to_have_count(steps + 1)
+    expect(page.locator("#moves li[data-step]")).to_have_count(steps + 1)
+    # over: each draw is an item of its own under its move, and the step says it too
+    info = httpx.get(f"{server.url}/api/rooms/{room}/games/1", timeout=30).json()
+    drawn = sum(len(move["draws"]) for move in info["moves"])
+    assert drawn > 0
+    expect(page.locator("#moves li.replay-draw")).to_have_count(drawn)
+    first = info["moves"][0]["draws"][0]
+    expect(page.locator("#moves li[data-draw-step='1']").first).to_contain_text(
+        f"{record['names'][first['seat']]} drew the"
+    )
+    expect(page.locator("#step-draws")).to_be_hidden()
 
     page.get_by_role("button", name="Next move").click()
     expect(page.locator("#position")).to_have_text(f"Move 1 of {steps}")
+    expect(page.locator("#step-draws")).to_contain_text("Drawn with this move:")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#position")).to_have_text(f"Move 2 of {steps}")
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#position")).to_have_text(f"Move 1 of {steps}")
     page.locator("#moves li[data-step='5'] button").click()
     expect(page.locator("#position")).to_have_text(f"Move 5 of {steps}")
-    expect(page.locator("#moves li.current")).to_have_attribute("data-step", "5")
+    expect(page.locator("#moves li[data-step].current")).to_have_attribute("data-step", "5")
+    # the move's draws are highlighted with it
+    expect(page.locator("#moves li.replay-draw.current")).to_have_count(
+        len(info["moves"][4]["draws"])
+    )
     page.locator("#slider").fill(str(steps - 3))
     expect(page.locator("#position")).to_have_text(f"Move {steps - 3} of {steps}")
     for _ in range(3):

@@ -14,6 +14,8 @@ import { addStrings } from "../i18n.js";
 import { Board } from "./blokus/board.js";
 import { Tray } from "./blokus/tray.js";
 import strings from "./blokus/strings.js";
+import { newCells, scoreGains } from "./blokus/since.js";
+import { gainChip, signed } from "./sincemark.js";
 
 export { howToPlay } from "./blokus/help.js";
 import { aroundWords, cornersWords, pieceWords, scoresWords } from "./blokus/speech.js";
@@ -104,6 +106,8 @@ export function mount(root, { onMove, t, say = () => {} }) {
   let lastTap = "";
   /** @type {Board|null} */
   let board = null;
+  /** @type {any} the view right after your previous move, while it is your turn (else null) */
+  let sinceView = null;
 
   const status = h("p", { class: "game-status bk-status" });
   const hint = h("p", { class: "bk-hint-text" });
@@ -407,6 +411,7 @@ export function mount(root, { onMove, t, say = () => {} }) {
   function renderScores() {
     if (!view) return;
     const turnColour = view.to_move?.colour ?? -1;
+    const gains = sinceView ? scoreGains(sinceView, view) : [];
     scores.replaceChildren(
       ...view.colours.map((/** @type {any} */ c) => {
         const player = c.owner == null ? t("blokus.shared_colour", { name: names[c.seat] ?? "" }) : names[c.owner] ?? "";
@@ -434,10 +439,21 @@ export function mount(root, { onMove, t, say = () => {} }) {
                 : null,
             h("span", { class: "muted small" }, t("blokus.pieces_left", { count: c.remaining.length })),
           ),
-          h("span", { class: "bk-score-num" }, h("span", { class: "sr-only" }, t("blokus.score_label", { score: c.score })), h("span", { "aria-hidden": "true" }, String(c.score))),
+          h(
+            "span",
+            { class: "bk-score-num" },
+            gains[c.index] ? gainChip(gains[c.index], t("since.points", { delta: signed(gains[c.index]) })) : null,
+            h("span", { class: "sr-only" }, t("blokus.score_label", { score: c.score })),
+            h("span", { "aria-hidden": "true" }, String(c.score)),
+          ),
         );
       }),
     );
+  }
+
+  /** Mark the squares covered since your last turn (after the board is drawn afresh). */
+  function markSince() {
+    board?.markSince(sinceView && view ? newCells(sinceView, view) : [], t("since.new"));
   }
 
   function render() {
@@ -506,6 +522,17 @@ export function mount(root, { onMove, t, say = () => {} }) {
         if (spots.length && !ghostLegal()) pick.anchor = spots[0];
       }
       board.update(view);
+      markSince();
+      render();
+    },
+    /** What changed since your last turn, against the view right after it (null: no marks). @param {any} before */
+    showSince(before) {
+      const next = before && view && before.size === view.size ? before : null;
+      if (next === sinceView) return;
+      sinceView = next;
+      if (!board || !view) return;
+      board.update(view);
+      markSince();
       render();
     },
     destroy() {

@@ -22,6 +22,8 @@ export { howToPlay } from "./m/help.js";
 import { TableView } from "./m/table.js";
 import { cardName, describeMove as describe, statusText } from "./m/words.js";
 import { playersWords, tableWords } from "./m/speech.js";
+import { changes } from "./m/since.js";
+import { gainChip, markSince, signed, tellSince } from "./sincemark.js";
 
 addStrings(strings);
 
@@ -50,6 +52,16 @@ export function describeMove(log, names, t) {
   return describe(log ?? {}, names, t);
 }
 
+/**
+ * A card drawn, told once the game is over (the replay's `draws`): "Ben drew the red 20 cube."
+ * @param {{seat: number, card: any}} draw
+ * @param {string[]} names
+ * @param {import("../i18n.js").Translate} t
+ */
+export function describeDraw(draw, names, t) {
+  return t("m.log.drew", { name: names[draw.seat] ?? t("seat.numbered", { n: draw.seat + 1 }), card: cardName(draw.card, t) });
+}
+
 
 /**
  * @param {HTMLElement} root
@@ -66,6 +78,8 @@ export function mount(root, { onMove, t, say = () => {} }) {
   /** @type {string|null} the hand card being placed */
   let picked = null;
   let busy = false;
+  /** @type {any} the view right after your previous move, while it is your turn (else null) */
+  let sinceView = null;
 
   const status = h("p", { class: "game-status mm-status" });
   const lineText = h("p", { class: "mm-choice-text" });
@@ -239,6 +253,34 @@ export function mount(root, { onMove, t, say = () => {} }) {
       hand.update({ hand: view.hand, picked, moves, playing: playing(), busy, hint: hint() });
     }
     renderPlayers(players, { view, names, you, t });
+    showChanges();
+  }
+
+  /** Mark what changed since your last turn: cards laid and taken, tokens and points. */
+  function showChanges() {
+    if (!sinceView || !view) return;
+    const since = changes(sinceView, view);
+    const isNew = t("since.new");
+    for (const face of table.el.querySelectorAll(".mm-cell svg.mm-card[data-card]")) {
+      const id = /** @type {SVGElement} */ (face).dataset.card ?? "";
+      const cell = face.closest(".mm-cell");
+      if (cell && since.placed.has(id)) markSince(cell, isNew);
+    }
+    for (const group of players.querySelectorAll(".mm-group")) {
+      const fresh = [...group.querySelectorAll("svg.mm-card[data-card]")].filter((face) => since.taken.has(/** @type {SVGElement} */ (face).dataset.card ?? ""));
+      if (!fresh.length) continue;
+      for (const face of fresh) face.classList.add("since");
+      const cards = view.collections.flat().filter((/** @type {Card} */ c) => fresh.some((face) => /** @type {SVGElement} */ (face).dataset.card === c.id));
+      // the cards wear the mark to see (game.css); the group's label says it
+      tellSince(group, t("since.new_cards", { cards: cards.map((/** @type {Card} */ c) => cardName(c, t)).join(", ") }));
+    }
+    for (const item of players.querySelectorAll("li.mm-player")) {
+      const seat = Number(/** @type {HTMLElement} */ (item).dataset.seat);
+      const points = since.points[seat] ?? 0;
+      const tokens = since.tokens[seat] ?? 0;
+      if (points) item.querySelector(".mm-total")?.before(gainChip(points, t("since.points", { delta: signed(points) })));
+      if (tokens) item.querySelector(".mm-player-stats")?.append(gainChip(tokens, t("since.tokens", { delta: signed(tokens) })));
+    }
   }
 
   return {
@@ -251,6 +293,12 @@ export function mount(root, { onMove, t, say = () => {} }) {
       const acting = you != null && next.to_act.includes(you);
       moves = new LegalMoves(acting ? next.legal_moves : []);
       container.dataset.seq = String(next.seq);
+      render();
+    },
+    /** What changed since your last turn, against the view right after it (null: no marks). @param {any} before */
+    showSince(before) {
+      if (before === sinceView) return;
+      sinceView = before;
       render();
     },
     destroy() {

@@ -21,6 +21,8 @@ export { howToPlay } from "./maedn/help.js";
 import { renderMiddle, renderPlayer } from "./maedn/table.js";
 import { describeMove as describe, nameOf } from "./maedn/words.js";
 import { playersWords, tableWords } from "./maedn/speech.js";
+import { changes } from "./maedn/since.js";
+import { flagSince, gainChip, markSince, signed, tellSince } from "./sincemark.js";
 
 addStrings(strings);
 
@@ -50,6 +52,16 @@ export function describeMove(log, names, t) {
 }
 
 /**
+ * A die drawn, told once the game is over (the replay's `draws`): "Ben drew a 5."
+ * @param {{seat: number, card: number}} draw
+ * @param {string[]} names
+ * @param {import("../i18n.js").Translate} t
+ */
+export function describeDraw(draw, names, t) {
+  return t("maedn.log.drew", { name: nameOf(names, draw.seat, t), die: draw.card });
+}
+
+/**
  * @param {HTMLElement} root
  * @param {MountOptions} options
  */
@@ -73,6 +85,8 @@ export function mount(root, { onMove, t, say = () => {} }) {
   let animatedSeq = -1;
   /** Bumped by every state from the server: every part of the table is redrawn once after it. */
   let version = 0;
+  /** @type {any} the view right after your previous move, while it is your turn (else null) */
+  let sinceView = null;
   /** @type {WeakMap<HTMLElement, string>} */
   const shown = new WeakMap();
 
@@ -318,13 +332,61 @@ export function mount(root, { onMove, t, say = () => {} }) {
     fill(scores, "", () => scoreItems());
     fill(piles, "", () => pileItems());
     animatedSeq = last?.seq ?? -1;
+    showChanges();
     if (focusKey) {
       const again = /** @type {HTMLElement|null} */ (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`));
       if (again && !(/** @type {HTMLButtonElement} */ (again).disabled)) again.focus({ preventScroll: true });
     }
   }
 
+  /**
+   * Mark what changed since your last turn: figures that came into a player's rows,
+   * rows finished, figures taken away, points. Idempotent: parts not rebuilt keep
+   * their marks and get no second one.
+   */
+  function showChanges() {
+    if (!sinceView || !view) return;
+    const since = changes(sinceView, view);
+    for (const player of root.querySelectorAll("article.md-player[data-seat]")) {
+      const seat = Number(/** @type {HTMLElement} */ (player).dataset.seat);
+      const fresh = new Map(since.figures[seat] ?? []);
+      for (const row of player.querySelectorAll("li.md-row:not(.md-new-row)")) {
+        /** @type {number[]} */
+        const marked = [];
+        for (const card of row.querySelectorAll(".md-strip > .md-card[data-figure]:not(.md-ghost)")) {
+          const figure = Number(/** @type {HTMLElement} */ (card).dataset.figure);
+          if (!fresh.get(figure)) continue;
+          fresh.set(figure, (fresh.get(figure) ?? 0) - 1);
+          flagSince(card);
+          marked.push(figure);
+        }
+        if (marked.length) tellSince(row, t("since.new_cards", { cards: marked.join(", ") }));
+      }
+      const done = [...player.querySelectorAll("li.md-fin")];
+      for (const row of done.slice(done.length - (since.finished[seat] ?? 0))) markSince(row, t("since.new"));
+      const lost = since.lost[seat] ?? [];
+      if (lost.length && !player.querySelector(".md-note-since")) {
+        player.append(h("p", { class: "md-note md-note-since" }, t("since.lost", { figures: lost.join(", ") })));
+      }
+      const points = since.points[seat] ?? 0;
+      const head = player.querySelector(".md-player-head");
+      if (points && head && !head.querySelector(".since-gain")) head.append(gainChip(points, t("since.points", { delta: signed(points) })));
+    }
+    for (const item of scores.querySelectorAll("li.md-score[data-seat]")) {
+      const points = since.points[Number(/** @type {HTMLElement} */ (item).dataset.seat)] ?? 0;
+      const num = item.querySelector(".md-score-num");
+      if (points && num && !item.querySelector(".since-gain")) num.before(gainChip(points, t("since.points", { delta: signed(points) })));
+    }
+  }
+
   return {
+    /** What changed since your last turn, against the view right after it (null: no marks). @param {any} before */
+    showSince(before) {
+      if (before === sinceView) return;
+      sinceView = before;
+      version += 1; // every part is drawn afresh, so marks that no longer hold go
+      render();
+    },
     /** @param {StateMessage} next */
     update(next) {
       state = next;

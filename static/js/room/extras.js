@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The room page's replay extras: "since your last turn" (one summary line, and
- * the log lines of those moves marked), the history of the table's games with a
+ * The room page's replay extras: "since your last turn" (one summary line with
+ * the legend of the board's marks, and the log lines of those moves marked), the history of the table's games with a
  * running tally and replay links, the current game's downloads, and importing a
  * record as a new table.
  */
@@ -28,12 +28,15 @@ export function renderReplayExtras(ctx) {
   const moves = myTurn ? sinceLastTurn(ctx.events, you) : [];
   ctx.since.hidden = !myTurn;
   if (myTurn) {
-    ctx.since.textContent = summaryLine(moves, {
+    const line = summaryLine(moves, {
       names: ctx.names,
       t,
       lang: ctx.lang,
       describeMove: ctx.game?.describeMove ?? null,
     });
+    // the board marks the same moves (each renderer's showSince); the legend says how
+    const legend = moves.length ? h("span", { class: "since-legend small" }, h("span", { class: "since-legend-corner", "aria-hidden": "true" }), " ", t("since.legend")) : null;
+    ctx.since.replaceChildren(line, legend ? " " : "", legend ?? "");
   }
   const marked = new Set(moves.map((event) => String(event.seq)));
   for (const li of ctx.log.querySelectorAll("li")) {

@@ -7,6 +7,7 @@
 
 import { s } from "../../dom.js";
 import { recentMoves } from "./recent.js";
+import { markSince } from "../sincemark.js";
 
 /** @typedef {import("./geometry.js").Cell} Cell */
 /** @typedef {import("../../i18n.js").Translate} Translate */
@@ -78,9 +79,10 @@ export class Board {
     }
     this.symbols = s("g", { class: "bk-symbols", "aria-hidden": "true" });
     this.marks = s("g", { class: "bk-marks", "aria-hidden": "true" });
+    this.since = s("g", { class: "bk-since", "aria-hidden": "true" });
     this.hints = s("g", { class: "bk-hints", "aria-hidden": "true" });
     this.ghost = s("g", { class: "bk-ghost", "aria-hidden": "true" });
-    this.el.append(defs, frame, grid, this.symbols, this.marks, this.hints, this.ghost);
+    this.el.append(defs, frame, grid, this.symbols, this.marks, this.since, this.hints, this.ghost);
     this.bindPointer();
   }
 
@@ -169,6 +171,22 @@ export class Board {
       this.marks.append(
         s("circle", { class: ["bk-start", owner ? `bk-start-${owner.name}` : "bk-start-free"], cx: c + 0.5, cy: r + 0.5, r: 0.28 }),
       );
+    }
+  }
+
+  /**
+   * The squares covered since your last turn: a folded corner on each, and the
+   * words in its label. Call after `update` (which draws every square afresh).
+   * @param {Cell[]} cells
+   * @param {string} words
+   */
+  markSince(cells, words) {
+    this.since.replaceChildren();
+    for (const [r, c] of cells) {
+      const rect = this.cells[r]?.[c];
+      if (!rect) continue;
+      markSince(rect, words);
+      this.since.append(s("path", { class: "bk-since-mark", d: `M${c + 0.05} ${r + 0.05} h0.42 L${c + 0.05} ${r + 0.47} Z` }));
     }
   }
 
