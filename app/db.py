@@ -16,9 +16,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         # every transaction ends in a commit or a rollback of its own: returning a
         # connection to the pool needs no extra rollback (a round trip to its thread)
-        engine = create_async_engine(
-            url, connect_args={"timeout": 30}, pool_reset_on_return=None
-        )
+        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_reset_on_return=None)
         _tune_sqlite(engine)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)

@@ -73,7 +73,7 @@ class StateCache:
     a socket what it hasn't seen without asking the database.
     """
 
-    def __init__(self, size: int = 2000, events: int = 64) -> None:
+    def __init__(self, size: int = 2000, events: int = 16) -> None:
         self._size = size
         self._keep = events
         self._items: OrderedDict[str, tuple[RoomState, tuple[store.EventRecord, ...]]] = (
@@ -138,7 +138,7 @@ class Rooms:
         """The room's current state: cached and caught up, else the newest snapshot
         plus the events after it. One query when the room is cached."""
         cached = self.cache.get(room_id)
-        async with self.db.transaction() as session:
+        async with self.db.reading() as session:
             if cached is not None:
                 events = await store.events_after(session, room_id, cached.seq)
                 if not events:
@@ -174,7 +174,7 @@ class Rooms:
         return seat_in(await self.load(room_id), token)
 
     async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
-        async with self.db.transaction() as session:
+        async with self.db.reading() as session:
             return await store.events_after(session, room_id, after, limit)
 
     async def events_upto(self, room_id: str, after: int, upto: int) -> list[store.EventRecord]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.models import Deadline, Event, Room, Seat, Snapshot
 
@@ -77,6 +77,21 @@ class Store:
     ) -> None:
         self._sessions = sessions
         self._turn = asyncio.Lock() if one_at_a_time else None
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncSession]:
+        """A session for reads that need no snapshot across statements: the log only
+        grows and snapshots never change, so each query stands alone. On PostgreSQL it
+        runs in autocommit, one round trip a query instead of BEGIN, query, COMMIT."""
+        bind = self._sessions.kw.get("bind")
+        if self._turn is not None or not isinstance(bind, AsyncEngine):
+            async with self.transaction() as session:
+                yield session
+            return
+        async with bind.connect() as connection:
+            autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+            async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
+                yield session
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
