@@ -11,6 +11,11 @@ bot may itself die, every process sweeps now and then for running games that
 have waited on a bot longer than a grace period, and takes those turns over.
 Two processes moving the same bot can't both store a move: ``move_by`` appends
 at the seq the choice was made from, and the loser is refused as stale.
+
+Resuming and sweeping are the site's chores, not each process's: only the process
+holding the duty (``app.duty``) does them, so N processes don't each think every
+resumed bot turn. The one that takes the duty over from another resumes every
+game once, as a process does at its start.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from app import store
 from app.actor import Actor
 from app.bot_worker import choose_move
 from app.clock import clock
+from app.duty import Duty
 from app.errors import ApiError
 from app.rooms import Rooms
 from app.roomstate import RoomState
@@ -133,8 +139,11 @@ class BotRunner:
         delay_ms: int,
         sweep_seconds: float = 5.0,
         grace_seconds: float = 30.0,
+        duty: Duty | None = None,
     ) -> None:
         self.rooms = rooms
+        self.duty = duty or Duty(None, "")
+        self._resume = False
         self.delay = delay_ms / 1000
         self.sweep_seconds = sweep_seconds
         self.grace = timedelta(seconds=grace_seconds)
@@ -147,8 +156,11 @@ class BotRunner:
         rooms.after_commit.append(self.notice)
 
     async def start(self) -> None:
-        """Resume every running game with a bot, then keep sweeping for abandoned turns."""
-        await self.resume_all()
+        """Resume every running game with a bot, then keep sweeping for abandoned turns
+        (both only while this process has the duty)."""
+        if self.duty.mine:
+            await self.resume_all()
+        self.duty.on_gain.append(self._gained)
         self._sweeper = asyncio.create_task(self._sweep_loop())
 
     def notice(self, state: RoomState) -> None:
@@ -189,12 +201,21 @@ class BotRunner:
                 return kicked
             after = page[-1].id
 
+    def _gained(self) -> None:
+        self._resume = True
+
     async def _sweep_loop(self) -> None:
         while True:
             await asyncio.sleep(self.sweep_seconds)
             self.pool.check()
+            if not self.duty.mine:
+                continue
             try:
-                await self.sweep(idle_before=clock.now() - self.grace)
+                if self._resume:
+                    self._resume = False
+                    await self.resume_all()
+                else:
+                    await self.sweep(idle_before=clock.now() - self.grace)
             except Exception:
                 log.exception("bot sweep failed")
 

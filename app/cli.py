@@ -1,4 +1,5 @@
-"""``python -m app``: serve (the default), ``backup PATH``, ``restore PATH``, ``check``.
+"""``python -m app``: serve (the default; ``--workers N`` for N processes on one port),
+``backup PATH``, ``restore PATH``, ``check``.
 
 ``backup`` and ``restore`` work on the embedded SQLite database through SQLite's
 online backup API, so a backup taken while the server runs is consistent. For
@@ -18,6 +19,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
@@ -43,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parsed = _parser().parse_args(args)
     try:
         if parsed.verb == "serve":
-            serve(parsed.host, parsed.port, migrate=not parsed.no_migrate)
+            serve(parsed.host, parsed.port, migrate=not parsed.no_migrate, workers=parsed.workers)
             return 0
         if parsed.verb == "check":
             return check(sys.stdout)
@@ -70,6 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     serve_.add_argument("--host", default="127.0.0.1")
     serve_.add_argument("--port", type=int, default=8000)
     serve_.add_argument("--no-migrate", action="store_true", help="skip Alembic on start")
+    serve_.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="serve N app processes on this one port (default: WORKERS, 1); N > 1 needs "
+        "PostgreSQL and Redis",
+    )
     backup_ = verbs.add_parser("backup", help="copy the SQLite database to PATH, consistently")
     backup_.add_argument("path")
     restore_ = verbs.add_parser("restore", help="replace the SQLite database with a backup")
@@ -82,32 +92,43 @@ def _parser() -> argparse.ArgumentParser:
 # -- serve ---------------------------------------------------------------------------
 
 
-def serve(host: str, port: int, migrate: bool) -> None:
+def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> None:
     import uvicorn
 
-    from app.main import create_app
     from app.migrate import upgrade
+    from app.workers import refusal
 
     settings = get_settings()
+    workers = settings.workers if workers is None else workers
+    if workers < 1:
+        raise Problem(f"--workers must be 1 or more (it is {workers}).")
+    refused = refusal(settings, workers)
+    if refused is not None:
+        raise Problem(refused)
     configure_logs(settings)
     if settings.data_dir and not settings.database_url:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     if migrate:
-        upgrade(settings.effective_database_url)
-    app = create_app(settings.model_copy(update={"auto_migrate": False}))
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=settings.max_ws_message_bytes,
-        ws_per_message_deflate=settings.ws_compression,
+        upgrade(settings.effective_database_url)  # once, before any worker starts
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": settings.max_ws_message_bytes,
+        "ws_per_message_deflate": settings.ws_compression,
         # behind a proxy, only the X-Forwarded-For entries added by the proxies listed in
         # FORWARDED_ALLOW_IPS count: the client address is the last one they did not add
-        proxy_headers=settings.trust_proxy_headers,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-        log_config=None,
-        log_level="info",
-    )
+        "proxy_headers": settings.trust_proxy_headers,
+        "forwarded_allow_ips": settings.forwarded_allow_ips,
+        "log_config": None,
+        "log_level": "info",
+    }
+    if workers > 1:
+        # each worker builds its own app (app.workers.worker_app) with migrations off
+        uvicorn.run("app.workers:worker_app", factory=True, workers=workers, **options)
+        return
+    from app.main import create_app
+
+    uvicorn.run(create_app(settings.model_copy(update={"auto_migrate": False})), **options)
 
 
 # -- backup and restore ----------------------------------------------------------------
@@ -242,6 +263,11 @@ def _check_settings(settings: Settings) -> list[tuple[bool, str]]:
                 f"DATABASE_URL must be a postgresql:// or sqlite:/// URL (it starts {url.split(':')[0]!r})",
             )
         )
+    from app.workers import refusal
+
+    refused = refusal(settings, settings.workers)
+    if refused is not None:
+        lines.append((False, f"WORKERS={settings.workers}: {refused}"))
     if settings.metrics_enabled and not settings.metrics_token:
         lines.append(
             (True, "metrics: on without METRICS_TOKEN: anyone who reaches /metrics reads it")

@@ -32,6 +32,14 @@ class Settings(BaseSettings):
         ),
     )
     auto_migrate: bool = Field(True, description="Run Alembic migrations when the app starts.")
+    workers: int = Field(
+        1,
+        ge=1,
+        description=(
+            "App processes `python -m app` serves on its one port (`--workers` overrides it); "
+            "more than 1 needs PostgreSQL and Redis. One per CPU core is a good start."
+        ),
+    )
     public_url: str = Field(
         "",
         description=(

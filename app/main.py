@@ -45,7 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.services = services
         metrics.attach(services)
         services.rooms.after_commit.append(note_room)
-        retention = Retention(services.rooms.db, settings.retention_days)
+        retention = Retention(services.rooms.db, settings.retention_days, duty=services.duty)
         app.state.retention = retention
         await services.start()
         retention.start()

@@ -3,8 +3,9 @@
 A room's last activity is its newest event (a move, a chat line, a seat taken), or
 its creation if it has none; finished games and abandoned lobbies alike go once they
 have been quiet that long, with their seats, events and snapshots. ``0`` keeps
-everything. One task per app process sweeps at start and then every hour; several
-processes sweeping at once only find less to delete.
+everything. A task in every app process looks at start and then every hour, and
+sweeps if its process has the duty (``app.duty``): of several processes one does
+the heavy query. Two sweeping at once (Redis down) would only find less to delete.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datetime import timedelta
 
 from app import store
 from app.clock import Clock, clock
+from app.duty import Duty
 from app.store import Store
 
 log = logging.getLogger(__name__)
@@ -31,11 +33,13 @@ class Retention:
         days: int,
         every: float = SWEEP_EVERY_SECONDS,
         wall: Clock = clock,
+        duty: Duty | None = None,
     ) -> None:
         self.db = db
         self.days = days
         self.every = every
         self.wall = wall
+        self.duty = duty or Duty(None, "")
         self.swept = asyncio.Event()  # set after each sweep, for whoever waits on one
         self._task: asyncio.Task[None] | None = None
 
@@ -69,7 +73,8 @@ class Retention:
     async def _run(self) -> None:
         while True:
             try:
-                await self.sweep()
+                if self.duty.mine:
+                    await self.sweep()
             except Exception:
                 log.exception("retention sweep failed; trying again in %.0f s", self.every)
             self.swept.set()

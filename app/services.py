@@ -14,6 +14,7 @@ from app.catchup import CatchUp
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.deadlines import Deadlines
+from app.duty import Duty, duty_key
 from app.hub import Hub
 from app.limits import RateLimit
 from app.outbox import Outbox
@@ -47,6 +48,7 @@ class Services:
     outbox: Outbox
     seats: Seats
     deadlines: Deadlines
+    duty: Duty
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -57,12 +59,14 @@ class Services:
         db = Store(make_sessionmaker(engine), one_at_a_time=engine.dialect.name == "sqlite")
         rooms = Rooms(db, doorbell.publish, settings.snapshot_every)
         hub = Hub(rooms, presence, doorbell, settings)
+        duty = Duty(redis, duty_key(settings.effective_database_url))
         bots = BotRunner(
             rooms,
             settings.bot_workers,
             settings.bot_delay_ms,
             sweep_seconds=settings.catch_up_seconds,
             grace_seconds=settings.bot_grace_seconds,
+            duty=duty,
         )
         alerts = Alerts(timedelta(minutes=settings.alert_delay_minutes))
         rooms.on_append.append(alerts.on_append)
@@ -85,12 +89,14 @@ class Services:
             outbox=outbox,
             seats=Seats(rooms),
             deadlines=deadlines,
+            duty=duty,
         )
 
     async def start(self) -> None:
         await self.doorbell.start()
         await self.hub.start()
         await self.catch_up.start()
+        await self.duty.start()
         await self.bots.start()
         await self.outbox.start()
         await self.deadlines.start()
@@ -99,6 +105,7 @@ class Services:
         await self.deadlines.stop()
         await self.outbox.stop()
         await self.bots.close()
+        await self.duty.stop()
         await self.catch_up.stop()
         await self.hub.stop()
         await self.doorbell.stop()

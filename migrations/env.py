@@ -6,6 +6,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -18,6 +19,11 @@ if config.config_file_name and config.attributes.get("configure_logging", True):
     fileConfig(config.config_file_name)
 
 target_metadata = Base.metadata
+
+# Several app containers may start at once, each migrating first: on PostgreSQL they
+# take turns on this lock (held to the end of the migration's transaction), and those
+# after the first find the schema at head and have nothing left to do.
+MIGRATION_LOCK = 0x5370_6965  # any number, the same in every process
 
 
 def _url() -> str:
@@ -43,6 +49,8 @@ def _run(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

@@ -52,7 +52,8 @@ def caddy(app: ServerProcess, tmp_path: Path) -> Iterator[str]:
     env = {
         **os.environ,
         "DOMAIN": f"http://127.0.0.1:{port}",
-        "APP_UPSTREAM": f"127.0.0.1:{app.port}",
+        "APP_UPSTREAM_HOST": "127.0.0.1",
+        "APP_UPSTREAM_PORT": str(app.port),
         "CADDY_ADMIN": "off",
         "XDG_DATA_HOME": str(home),
         "XDG_CONFIG_HOME": str(home),

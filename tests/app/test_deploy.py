@@ -64,7 +64,13 @@ def interpolate(value: Any, env: dict[str, str]) -> Any:
 
 
 def _compose(env: dict[str, str] = DOT_ENV) -> dict[str, Any]:
-    return dict(interpolate(COMPOSE, env))
+    compose = dict(interpolate(COMPOSE, env))
+    # after interpolation, Compose reads a number where its schema wants one
+    for service in compose["services"].values():
+        deploy = service.get("deploy", {})
+        if isinstance(deploy.get("replicas"), str):
+            deploy["replicas"] = int(deploy["replicas"])
+    return compose
 
 
 def _env_example() -> dict[str, str]:
@@ -135,15 +141,43 @@ def test_caddy_serves_the_domain_from_the_environment_and_proxies_to_the_app() -
     sites = re.findall(r"^(\S+) \{$", CADDYFILE, re.M)
     assert sites == ["{$DOMAIN}"]
     assert COMPOSE["services"]["caddy"]["environment"]["DOMAIN"].startswith("${DOMAIN")
-    upstream = re.search(r"reverse_proxy \{\$APP_UPSTREAM:(\S+)\}", CADDYFILE)
+    # every replica of the app service, by the name Docker's DNS answers for all of them
+    upstream = re.search(
+        r"dynamic a \{\$APP_UPSTREAM_HOST:(\S+)\} \{\$APP_UPSTREAM_PORT:(\d+)\}", CADDYFILE
+    )
     assert upstream is not None
-    host, port = upstream.group(1).split(":")
+    host, port = upstream.groups()
     assert host in COMPOSE["services"] and port == "8000"
+    assert re.search(r"^\s+lb_policy least_conn$", CADDYFILE, re.M)
     assert any(
         v.startswith("./Caddyfile:/etc/caddy/Caddyfile")
         for v in COMPOSE["services"]["caddy"]["volumes"]
     )
     assert _compose()["services"]["app"]["environment"]["PUBLIC_URL"] == "https://games.example.org"
+
+
+def test_the_app_service_runs_as_many_replicas_and_workers_as_env_says() -> None:
+    from app.workers import refusal
+
+    app = _compose()["services"]["app"]
+    assert app["deploy"]["replicas"] == 1
+    assert Settings(workers=app["environment"]["WORKERS"]).workers == 1
+    # a replica has no fixed name or address (a list of networks: no ipv4_address)
+    assert "container_name" not in app
+    assert isinstance(app["networks"], list)
+
+    scaled = _compose({**DOT_ENV, "APP_REPLICAS": "3", "WORKERS": "4", "APP_PORT": "8000-8002"})
+    app = scaled["services"]["app"]
+    jsonschema.Draft201909Validator(SCHEMA).validate(scaled)
+    assert app["deploy"]["replicas"] == 3
+    # one loopback port per replica from the range
+    assert app["ports"] == ["127.0.0.1:8000-8002:8000"]
+    env = app["environment"]
+    settings = Settings(
+        **{k.lower(): v for k, v in env.items() if k.lower() in Settings.model_fields}
+    )
+    assert settings.workers == 4
+    assert refusal(settings, settings.workers) is None  # PostgreSQL and Redis: allowed
 
 
 def test_compose_environment_is_the_apps_settings() -> None:
