@@ -1,0 +1,154 @@
+"""The move path's shortcuts, each held to what it must keep true.
+
+A move on a cached room writes one INSERT and reads nothing back; the cache keeps
+each room's newest events for pushes; a refusal on an unchecked cache is checked
+against the log first; rooms without alerts skip the outbox; the in-process
+doorbell of a Redis process does not push twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from app.errors import ApiError
+from app.rooms import RoomRules, StateCache
+from app.roomstate import RoomState, from_snapshot, to_snapshot
+from app.services import Services
+from app.store import EventRecord, RoomRecord
+
+NO_RULES = RoomRules()
+
+
+async def _started(svc: Services) -> tuple[RoomState, list[str]]:
+    state, anna = await svc.rooms.create("secret", 2, {}, "Anna", 0, {}, NO_RULES)
+    _, ben = await svc.rooms.claim(state.room.id, 1, "Ben", None)
+    return await svc.rooms.start(state.room.id, anna, None), [anna, ben]
+
+
+@contextmanager
+def statements(svc: Services) -> Iterator[list[str]]:
+    """Every SQL statement ``svc`` sends to its database while the block runs."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(" ".join(statement.split()).upper())
+
+    event.listen(svc.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(svc.engine.sync_engine, "before_cursor_execute", note)
+
+
+async def test_a_move_on_a_cached_room_is_one_insert_and_its_push_reads_nothing(
+    services: Services,
+) -> None:
+    state, tokens = await _started(services)
+    seat = state.engine.to_act(state.game)[0]
+    with statements(services) as sent:
+        after = await services.rooms.move(state.room.id, tokens[seat], state.seq, {"n": 1})
+        # what a push to this room's sockets asks for: the state and the new events
+        pushed = await services.rooms.at_least(state.room.id, after.seq)
+        events = await services.rooms.events_upto(state.room.id, state.seq, after.seq)
+    assert pushed is after
+    assert [e.kind for e in events] == ["move"]
+    assert [e.seq for e in events] == [after.seq]
+    writes = [s for s in sent if not s.startswith(("SELECT", "BEGIN", "COMMIT"))]
+    assert len(writes) == 1 and writes[0].startswith("INSERT INTO EVENTS"), sent
+    assert not [s for s in sent if s.startswith("SELECT")], sent
+
+
+async def test_a_move_refused_on_a_stale_cache_is_judged_again_on_the_log(
+    settings: Any,
+) -> None:
+    """Process B's cache is a move behind: B answers what the log says (stale), not
+    what its old state would (not your turn), and a stale move is refused as stale."""
+    first, second = Services.build(settings), Services.build(settings)
+    await first.start()
+    await second.start()
+    try:
+        state, tokens = await _started(first)
+        room = state.room.id
+        await second.rooms.load(room)  # B caches the room at the start
+        mover = state.engine.to_act(state.game)[0]
+        moved = await first.rooms.move(room, tokens[mover], state.seq, {"n": 1})
+        other = 1 - mover
+        # the other seat saw the start only: on B's cache it is not its turn yet
+        with pytest.raises(ApiError) as refused:
+            await second.rooms.move(room, tokens[other], state.seq, {"n": 1})
+        assert refused.value.code == "stale"
+        assert refused.value.body().get("seq") == moved.seq
+        # the mover again, from the same old seq: legal on B's cache, lost on the log
+        with pytest.raises(ApiError) as again:
+            await second.rooms.move(room, tokens[mover], state.seq, {"n": 1})
+        assert again.value.code == "stale"
+        # and B now has the log's state: the right seat moves on it at once
+        done = await second.rooms.move(room, tokens[other], moved.seq, {"n": 2})
+        assert done.seq == moved.seq + 1
+        assert (await first.rooms.load(room)).game == done.game
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+async def test_a_room_without_alerts_queues_none_and_one_with_them_does(
+    services: Services,
+) -> None:
+    state, tokens = await _started(services)
+    assert not state.alerts
+    seat = state.engine.to_act(state.game)[0]
+    with statements(services) as sent:
+        state = await services.rooms.move(state.room.id, tokens[seat], state.seq, {"n": 1})
+    assert not [s for s in sent if "ALERT" in s], sent
+
+    async def nothing(_session: Any) -> None:
+        return None
+
+    noted = await services.rooms.note(state.room.id, "alerts_on", nothing)
+    assert noted.alerts and noted.seq == state.seq + 1
+    seat = noted.engine.to_act(noted.game)[0]
+    with statements(services) as sent:
+        await services.rooms.move(noted.room.id, tokens[seat], noted.seq, {"n": 1})
+    assert [s for s in sent if "ALERT" in s], sent
+    # the flag survives a snapshot, and a snapshot written before it existed assumes alerts
+    kept = to_snapshot(noted)
+    assert from_snapshot(noted.room, noted.seq, kept).alerts
+    del kept["alerts"]
+    assert from_snapshot(noted.room, noted.seq, kept).alerts
+
+
+def _record(seq: int) -> EventRecord:
+    return EventRecord(seq=seq, kind="chat", data={}, public={}, created_at=None)
+
+
+def test_the_cache_keeps_a_rooms_newest_events_without_gaps() -> None:
+    room = RoomRecord(
+        id="r",
+        game="secret",
+        players=2,
+        options={},
+        rules={},
+        creator_seat=0,
+        status="lobby",
+        created_at=None,
+    )
+    cache = StateCache(events=4)
+    cache.put(RoomState(room=room, seq=2), [_record(1), _record(2)])
+    assert [e.seq for e in cache.events("r", 0, 2) or []] == [1, 2]
+    for seq in range(3, 8):
+        cache.put(RoomState(room=room, seq=seq), [_record(seq)])
+    assert [e.seq for e in cache.events("r", 3, 7) or []] == [4, 5, 6, 7]
+    assert cache.events("r", 2, 7) is None  # seq 3 is no longer kept: ask the log
+    assert cache.events("r", 7, 7) == []
+    # a state put without the events that led to it drops the kept ones
+    cache.put(RoomState(room=room, seq=9), [])
+    assert cache.events("r", 8, 9) is None
+    # an older state never replaces a newer one
+    cache.put(RoomState(room=room, seq=5), [_record(5)])
+    cached = cache.get("r")
+    assert cached is not None and cached.seq == 9
