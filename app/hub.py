@@ -246,7 +246,7 @@ class Hub:
             if text is None:
                 fresh = [e for e in events if e.seq > conn.last_seq]
                 cut = first if conn.last_seq < first - 1 else None
-                text = encoded[key] = _encode(messages.for_seat(seat, fresh, cut))
+                text = encoded[key] = messages.text_for_seat(seat, fresh, cut)
             conn.last_seq = state.seq
             if seat != conn.seat:
                 await self._moved(conn, seat)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from app.roomstate import RoomState
 from app.store import EventRecord, SeatRecord
 
@@ -102,6 +104,7 @@ class StateMessages:
         self.result = engine.result(game) if game is not None else None
         self.room = room_info(state, seats, online, self.to_act)
         self._seats: dict[int | None, tuple[Any, list[dict[str, Any]]]] = {}
+        self._texts: dict[int | None, tuple[Any, bytes]] = {}
 
     def _seat_part(self, seat: int | None) -> tuple[Any, list[dict[str, Any]]]:
         part = self._seats.get(seat)
@@ -120,6 +123,32 @@ class StateMessages:
             self._seats[seat] = part
         return part
 
+    def text_for_seat(
+        self,
+        seat: int | None,
+        events: Iterable[EventRecord] = (),
+        events_from: int | None = None,
+    ) -> str:
+        """``for_seat``'s message as JSON text, as sockets get it: the legal moves come
+        as the engine's own JSON text, joined in, never built as objects and encoded."""
+        part = self._texts.get(seat)
+        if part is None:
+            state, game = self.state, self.state.game
+            if game is None:
+                part = (None, b"[]")
+            else:
+                engine = state.engine
+                legal = (
+                    engine.legal_moves_json(game, seat)
+                    if seat is not None and seat in self.to_act
+                    else b"[]"
+                )
+                part = (engine.view(game, seat), legal)
+            self._texts[seat] = part
+        view, legal = part
+        message = self._message(seat, view, orjson.Fragment(legal), events, events_from)
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
     def for_seat(
         self,
         seat: int | None,
@@ -127,6 +156,16 @@ class StateMessages:
         events_from: int | None = None,
     ) -> dict[str, Any]:
         view, legal = self._seat_part(seat)
+        return self._message(seat, view, legal, events, events_from)
+
+    def _message(
+        self,
+        seat: int | None,
+        view: Any,
+        legal: Any,
+        events: Iterable[EventRecord],
+        events_from: int | None,
+    ) -> dict[str, Any]:
         state = self.state
         message = {
             "type": "state",

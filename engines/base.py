@@ -9,6 +9,7 @@ bit for bit.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -149,6 +150,12 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def legal_moves(self, state: S, seat: int) -> list[JSON]:
         """Every legal move of ``seat``, JSON-ready; ``[]`` when it may not act."""
+
+    def legal_moves_json(self, state: S, seat: int) -> bytes:
+        """``legal_moves(state, seat)`` as compact JSON text (UTF-8): what a server
+        sends. An engine with many moves may build it faster from text kept per move;
+        it must stay equal to ``legal_moves`` (the contract tests check)."""
+        return json.dumps(self.legal_moves(state, seat), separators=(",", ":")).encode()
 
     @abstractmethod
     def play(self, state: S, seat: int, move: Mapping[str, Any]) -> S:

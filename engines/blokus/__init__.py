@@ -8,6 +8,7 @@ has no chance and nothing hidden, so the game seed is not kept in the state
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -21,12 +22,15 @@ DUO = "duo"
 
 
 @cache
-def move_dicts(size: int) -> tuple[JSON, ...]:
-    """Every placement of a ``size`` board as a move dict, by placement id: built once,
-    shared by every ``legal_moves`` answer (read them, never change them)."""
+def move_texts(size: int) -> tuple[bytes, ...]:
+    """Every placement of a ``size`` board as the JSON text of its move dict, by
+    placement id: built once, so a state's legal moves are joined, not encoded."""
     table = placements(size)
     return tuple(
-        {"piece": table.name[pid], "cells": [[r, c] for r, c in table.xy[pid]]}
+        json.dumps(
+            {"piece": table.name[pid], "cells": [[r, c] for r, c in table.xy[pid]]},
+            separators=(",", ":"),
+        ).encode()
         for pid in range(len(table.name))
     )
 
@@ -75,8 +79,18 @@ class BlokusEngine(Engine[State]):
     def legal_moves(self, state: State, seat: int) -> list[JSON]:
         if seat not in rules.to_act(state):
             return []
-        moves = move_dicts(state.layout.size)
-        return [moves[pid] for pid in rules.legal_placements(state)]
+        table = state.table
+        names, xy = table.name, table.xy
+        return [
+            {"piece": names[pid], "cells": [[r, c] for r, c in xy[pid]]}
+            for pid in rules.legal_placements(state)
+        ]
+
+    def legal_moves_json(self, state: State, seat: int) -> bytes:
+        if seat not in rules.to_act(state):
+            return b"[]"
+        texts = move_texts(state.layout.size)
+        return b"[" + b",".join([texts[pid] for pid in rules.legal_placements(state)]) + b"]"
 
     def play(self, state: State, seat: int, move: Mapping[str, Any]) -> State:
         pid = rules.parse_move(state.table, move)

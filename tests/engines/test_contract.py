@@ -63,9 +63,12 @@ def play_random_game(
         moves = engine.legal_moves(state, seat)
         assert moves, f"seat {seat} is to act but has no legal move"
         json.dumps(moves)
+        # the text a server sends is exactly these moves
+        assert json.loads(engine.legal_moves_json(state, seat)) == moves
         for other in range(players):
             if other not in acting:
                 assert engine.legal_moves(state, other) == []
+                assert json.loads(engine.legal_moves_json(state, other)) == []
         move = moves[pick(len(moves))]
         frozen = copy.deepcopy(engine.dump(state))
         after = engine.play(state, seat, move)
