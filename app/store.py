@@ -185,6 +185,18 @@ async def permute_seats(session: AsyncSession, room_id: str, order: Sequence[int
         )
 
 
+async def heads(session: AsyncSession, room_ids: Sequence[str]) -> dict[str, int]:
+    """The newest seq of each of ``room_ids`` that has events, in one query."""
+    if not room_ids:
+        return {}
+    rows = await session.execute(
+        select(EVENTS.c.room_id, func.max(EVENTS.c.seq))
+        .where(EVENTS.c.room_id.in_(list(room_ids)))
+        .group_by(EVENTS.c.room_id)
+    )
+    return {str(room_id): int(seq) for room_id, seq in rows}
+
+
 async def head_seq(session: AsyncSession, room_id: str) -> int:
     value = await session.scalar(select(func.max(Event.seq)).where(Event.room_id == room_id))
     return int(value or 0)
