@@ -194,20 +194,26 @@ class Rooms:
         extra: Callable[[Any], Awaitable[None]] | None = None,
         status: str | None = None,
         played: Any = None,
+        grouped: bool = False,
     ) -> RoomState:
         """Append ``events`` right after ``state.seq`` in one transaction, or ``Conflict``.
 
         ``played`` is the game state the move among ``events`` leads to, if already known.
+        ``grouped``: the store may commit it together with other rooms' appends
+        (``Store.write``); for moves and chat, whose writes depend on nothing but the
+        states before and after.
         """
         records = [
             store.EventRecord(seq=state.seq + 1 + i, kind=k, data=d, public=p, created_at=None)
             for i, (k, d, p) in enumerate(events)
         ]
-        new_state = fold(state, records, played)
-        async with self.db.transaction() as session:
+        folded = fold(state, records, played)
+
+        async def write(session: Any) -> tuple[list[store.EventRecord], RoomState]:
+            new_state = folded
             if extra is not None:
                 await extra(session)
-            records = await store.append_events(session, state.room.id, state.seq + 1, events)
+            written = await store.append_events(session, state.room.id, state.seq + 1, events)
             if status is not None and status != state.status:
                 await store.set_status(session, state.room.id, status)
             for within in self.on_append:
@@ -217,6 +223,13 @@ class Rooms:
                 await store.save_snapshot(
                     session, state.room.id, new_state.seq, new_state.game_no, to_snapshot(new_state)
                 )
+            return written, new_state
+
+        if grouped:
+            records, new_state = await self.db.write(state.room.id, write)
+        else:
+            async with self.db.transaction() as session:
+                records, new_state = await write(session)
         self.cache.put(new_state, records)
         try:
             await self._publish(state.room.id, {"seq": new_state.seq})
@@ -485,7 +498,7 @@ class Rooms:
                 state, checked = await self.load(room_id), True
                 continue
             try:
-                return await self._append(state, events, status=status, played=after)
+                return await self._append(state, events, status=status, played=after, grouped=True)
             except Conflict:
                 state, checked = await self.load(room_id), True
         raise ApiError(409, "busy", "The room is very busy; please try again.")
@@ -557,7 +570,7 @@ class Rooms:
             seat = actor.seat_in(state)
             public = {"seat": seat, "name": state.seats[seat].name, "text": text}
             try:
-                return await self._append(state, [("chat", public, public)])
+                return await self._append(state, [("chat", public, public)], grouped=True)
             except Conflict:
                 state = await self.load(room_id)
         raise ApiError(409, "busy", "The room is very busy; please try again.")

@@ -8,19 +8,23 @@ constraint on (room, seq) turns a race into ``Conflict``, never a duplicate.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.models import Deadline, Event, Room, Seat, Snapshot
+
+log = logging.getLogger(__name__)
 
 
 class Conflict(Exception):
@@ -64,6 +68,26 @@ class SnapshotRecord:
     state: dict[str, Any]
 
 
+T = TypeVar("T")
+# the session's list of event rows a grouped write stages for its one INSERT
+_STAGED = "staged_events"
+
+
+@dataclass
+class _Write:
+    """A write waiting for its group: its room, its work and its caller's context."""
+
+    room_id: str
+    work: Callable[[AsyncSession], Coroutine[Any, Any, Any]]
+    context: contextvars.Context
+    done: asyncio.Future[Any]
+
+    async def run(self, session: AsyncSession) -> Any:
+        return await asyncio.get_running_loop().create_task(
+            self.work(session), context=self.context
+        )
+
+
 class Store:
     """Opens transactions; the functions below do the work inside them.
 
@@ -79,6 +103,71 @@ class Store:
     ) -> None:
         self._sessions = sessions
         self._turn = asyncio.Lock() if one_at_a_time else None
+        self._queued: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def write(
+        self, room_id: str, work: Callable[[AsyncSession], Coroutine[Any, Any, T]]
+    ) -> T:
+        """``work`` in a transaction of its own, or on SQLite in one it shares.
+
+        SQLite commits one transaction at a time, each waiting for its turn. So a
+        write for ``room_id`` queues, and a writer runs all queued writes (one a room)
+        in one transaction: their event rows go in one statement, and one commit
+        makes them all durable (group commit). If any of them fails, none of that
+        transaction is kept, and each runs again alone: a lost race is then told to
+        the write that lost it (``Conflict``), and the others are kept. ``work`` runs
+        in its caller's context (context variables), and must be safe to run again.
+        """
+        if self._turn is None:
+            async with self.transaction() as session:
+                return await work(session)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued.append(_Write(room_id, work, contextvars.copy_context(), done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        result: T = await done
+        return result
+
+    async def _write_queued(self) -> None:
+        while self._queued:
+            batch: list[_Write] = []
+            later: list[_Write] = []
+            rooms: set[str] = set()
+            for item in self._queued:
+                (later if item.room_id in rooms else batch).append(item)
+                rooms.add(item.room_id)
+            self._queued = later
+            await self._write_batch(batch)
+
+    async def _write_batch(self, batch: list[_Write]) -> None:
+        if len(batch) > 1:
+            results: list[Any] = []
+            try:
+                async with self.transaction() as session:
+                    staged: list[dict[str, Any]] = []
+                    session.info[_STAGED] = staged
+                    for item in batch:
+                        results.append(await item.run(session))
+                    del session.info[_STAGED]
+                    await _insert_on_sqlite(await session.connection(), staged)
+            except Exception:
+                log.info("a group of %d writes failed together; each goes alone", len(batch))
+            else:
+                for item, result in zip(batch, results, strict=True):
+                    if not item.done.done():
+                        item.done.set_result(result)
+                return
+        for item in batch:
+            try:
+                async with self.transaction() as session:
+                    result = await item.run(session)
+            except Exception as exc:
+                if not item.done.done():
+                    item.done.set_exception(exc)
+            else:
+                if not item.done.done():
+                    item.done.set_result(result)
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
@@ -230,6 +319,10 @@ async def append_events(
         }
         for offset, (kind, data, public) in enumerate(events)
     ]
+    staged = session.info.get(_STAGED)
+    if staged is not None:  # a grouped write: the group inserts every row at once
+        staged.extend(rows)
+        return _records(first_seq, events, at)
     connection = await session.connection()
     try:
         if connection.dialect.name == "sqlite":
@@ -238,6 +331,12 @@ async def append_events(
             await connection.execute(insert(EVENTS), rows)
     except (IntegrityError, sqlite3.IntegrityError) as exc:
         raise Conflict(f"seq {first_seq} of room {room_id} is taken") from exc
+    return _records(first_seq, events, at)
+
+
+def _records(
+    first_seq: int, events: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], at: datetime
+) -> list[EventRecord]:
     return [
         EventRecord(seq=first_seq + offset, kind=kind, data=data, public=public, created_at=at)
         for offset, (kind, data, public) in enumerate(events)
@@ -259,6 +358,8 @@ async def _insert_on_sqlite(connection: AsyncConnection, rows: list[dict[str, An
     as SQLAlchemy stores them (JSON text, naive UTC ``DATETIME`` text), and read
     back through it as usual.
     """
+    if not rows:
+        return
     raw = await connection.get_raw_connection()
     driver = raw.driver_connection
     assert driver is not None  # a connection in use has its driver's connection

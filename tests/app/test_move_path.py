@@ -8,6 +8,7 @@ doorbell of a Redis process does not push twice.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+from app import store as store_module
 from app.errors import ApiError
 from app.rooms import RoomRules, StateCache
 from app.roomstate import RoomState, from_snapshot, to_snapshot
@@ -24,10 +26,16 @@ from app.store import EventRecord, RoomRecord
 NO_RULES = RoomRules()
 
 
+class RoomyCache(StateCache):
+    def __init__(self) -> None:
+        super().__init__(size=1_000_000)
+
+
 async def _started(svc: Services) -> tuple[RoomState, list[str]]:
     # the database is shared with other tests' rooms, which background work may load:
     # a cache that can't overflow keeps this room in it
-    svc.rooms.cache = StateCache(size=1_000_000)
+    if not isinstance(svc.rooms.cache, RoomyCache):
+        svc.rooms.cache = RoomyCache()
     state, anna = await svc.rooms.create("secret", 2, {}, "Anna", 0, {}, NO_RULES)
     _, ben = await svc.rooms.claim(state.room.id, 1, "Ben", None)
     return await svc.rooms.start(state.room.id, anna, None), [anna, ben]
@@ -177,3 +185,69 @@ async def test_what_a_push_hands_on_equals_what_the_log_reads_back(services: Ser
         assert logged.created_at.utcoffset() is not None  # UTC, with its offset
         # PostgreSQL keeps microseconds, as SQLite's text does
         assert abs((mine.created_at - logged.created_at).total_seconds()) < 0.001
+
+
+async def test_moves_of_many_rooms_at_once_are_all_kept_and_a_failing_one_alone_is_lost(
+    services: Services,
+) -> None:
+    """On SQLite concurrent appends share a commit (Store.write); a write that fails
+    spoils only itself, and two moves racing in one room still end with one winner."""
+    tables = [await _started(services) for _ in range(6)]
+    doomed = tables[0][0].room.id
+
+    async def refuse(_session: Any, _before: RoomState, after: RoomState) -> None:
+        if after.room.id == doomed and after.seq > tables[0][0].seq:
+            raise RuntimeError("this room's write fails")
+
+    services.rooms.on_append.append(refuse)
+    try:
+
+        def move(i: int, n: int) -> Any:
+            state, tokens = tables[i]
+            seat = state.engine.to_act(state.game)[0]
+            return services.rooms.move(state.room.id, tokens[seat], state.seq, {"n": n})
+
+        results = await asyncio.gather(
+            *(move(i, 1) for i in range(6)), move(1, 2), return_exceptions=True
+        )
+    finally:
+        services.rooms.on_append.remove(refuse)
+    assert isinstance(results[0], RuntimeError)
+    # room 1 had two moves for one seq: exactly one of them is kept, the other is stale
+    racing = [results[1], results[6]]
+    assert sum(isinstance(r, RoomState) for r in racing) == 1
+    assert sum(isinstance(r, ApiError) and r.code == "stale" for r in racing) == 1
+    for i in range(2, 6):
+        assert isinstance(results[i], RoomState), results[i]
+    for i, (state, _) in enumerate(tables):
+        services.rooms.cache.clear()
+        logged = await services.rooms.load(state.room.id)
+        assert logged.seq == state.seq + (0 if i == 0 else 1)
+        moves = [e for e in await services.rooms.events(state.room.id, 0) if e.kind == "move"]
+        assert len(moves) == (0 if i == 0 else 1)
+
+
+async def test_on_sqlite_moves_of_several_rooms_share_one_insert_and_commit(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if services.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL commits each move on its own connection, side by side")
+    tables = [await _started(services) for _ in range(5)]
+    inserts: list[int] = []
+    real = store_module._insert_on_sqlite
+
+    async def counting(connection: Any, rows: list[dict[str, Any]]) -> None:
+        inserts.append(len(rows))
+        await real(connection, rows)
+
+    monkeypatch.setattr(store_module, "_insert_on_sqlite", counting)
+    results = await asyncio.gather(
+        *(
+            services.rooms.move(
+                state.room.id, tokens[state.engine.to_act(state.game)[0]], state.seq, {"n": 1}
+            )
+            for state, tokens in tables
+        )
+    )
+    assert all(r.seq == t[0].seq + 1 for r, t in zip(results, tables, strict=True))
+    assert inserts == [5]  # one statement (and one commit) for all five rooms
