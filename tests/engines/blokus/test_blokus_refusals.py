@@ -122,3 +122,15 @@ def test_the_first_piece_message_lists_every_start_point(
     refused = _refusal(ENGINE.new_game(2, 1, options), 0, {"piece": "I1", "cells": [[5, 5]]})
     assert refused.code == "not_on_start"
     assert refused.message == message
+
+
+def test_covering_the_colours_own_earlier_piece_is_an_overlap() -> None:
+    # not only the piece placed last counts as taken: blue's first piece too
+    state = _opened()
+    for seat, cells in enumerate(
+        ([[1, 1], [1, 2]], [[1, 17], [1, 18]], [[18, 17], [18, 18]], [[18, 1], [18, 2]])
+    ):
+        state = ENGINE.play(state, seat, {"piece": "I2", "cells": cells})
+    refused = _refusal(state, 0, {"piece": "I3", "cells": [[0, 0], [0, 1], [0, 2]]})
+    assert refused.code == "overlap"
+    assert refused.message == "I3 would cover [0, 0], which is already taken."
