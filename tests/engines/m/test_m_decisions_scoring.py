@@ -53,6 +53,17 @@ def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
     assert after.tokens == (8, 6, 4)  # three neighbours: two tokens
 
 
+def test_m_decision_trigger_counts_the_first_card_of_the_run_as_a_neighbour(
+    build: Builder,
+) -> None:
+    # LONE_ROW mirrored: the card goes second in the row and shares two
+    # characteristics only with the first card, (0, 0)
+    mirrored = {(0, 4 - c): card for (_, c), card in LONE_ROW.items()}
+    state = build(mirrored, [["red-20-cube"], ["brown-0-a"]])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 1)))
+    assert after.phase == "take" and after.line == "row"
+
+
 def test_m_decision_trigger_needs_a_run_of_five_or_six(build: Builder) -> None:
     short = {cell: c for cell, c in LONE_ROW.items() if cell != (0, 0)}
     state = build(short, [["red-20-cube"], ["brown-0-a"]])
