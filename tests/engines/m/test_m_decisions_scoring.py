@@ -53,6 +53,20 @@ def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
     assert after.tokens == (8, 6, 4)  # three neighbours: two tokens
 
 
+def test_m_decision_trigger_looks_only_at_the_two_cards_beside_it(build: Builder) -> None:
+    # the yellow 20 cube two cells to the left shares two characteristics, the
+    # neighbours only one each: no scoring
+    row = {
+        (0, 0): "blue-10-circle",
+        (0, 1): "yellow-20-cube",
+        (0, 2): "red-40-triangle",
+        (0, 4): "blue-10-cube",
+    }
+    state = build(row, [["red-20-cube"], ["brown-0-a"]])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert after.phase == "play" and ENGINE.to_act(after) == [1]
+
+
 def test_m_decision_trigger_counts_the_first_card_of_the_run_as_a_neighbour(
     build: Builder,
 ) -> None:
