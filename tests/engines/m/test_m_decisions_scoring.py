@@ -264,6 +264,19 @@ def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -
     assert ENGINE.to_act(state) == [] and ENGINE.result(state) is not None
 
 
+def test_m_decision_guard_a_placement_that_scores_resets_the_rounds_without_one(
+    build: Builder,
+) -> None:
+    # three passes before; the placement starts a scoring phase, and once it ends the
+    # count of turns without a placement starts again from nothing
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], idle=3)
+    state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+    assert state.phase == "play" and state.idle == 0
+
+
 def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) -> None:
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], pile=["green-0-a"])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
