@@ -1,7 +1,9 @@
-"""Shared steps for the alert tests: a table of two or three people, moves, the worker."""
+"""Shared steps for the alert tests: a table of two or three people, moves, the worker,
+the server clock. The ``smtp`` and ``receiver`` fixtures are in ``conftest.py``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -11,6 +13,12 @@ from app.services import Services
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def advance(clock_file: Path, minutes: float) -> None:
+    """Move a server's clock (its ``CLOCK_OFFSET_FILE``) on by ``minutes``."""
+    current = float(clock_file.read_text() or 0) if clock_file.exists() else 0.0
+    clock_file.write_text(str(current + minutes * 60))
 
 
 def table(client: TestClient, names: tuple[str, ...] = ("Anna", "Ben")) -> tuple[str, list[str]]:

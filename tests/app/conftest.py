@@ -19,6 +19,7 @@ from app.config import Settings, async_url
 from app.migrate import upgrade
 from app.services import Services
 from tests.app.secret_engine import install as install_secret_engine
+from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server
 
 install_secret_engine()
 
@@ -114,3 +115,17 @@ async def services(settings: Settings) -> AsyncIterator[Services]:
         yield svc
     finally:
         await svc.stop()
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    """A real SMTP server on a free local port that keeps every mail it is sent."""
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def receiver() -> Iterator[HttpReceiver]:
+    """A local HTTP server that records each push and webhook request."""
+    with http_receiver() as r:
+        yield r

@@ -14,15 +14,9 @@ from app.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, move, outbox, table, work
 from tests.pushkeys import PushKeys
-from tests.receivers import HttpReceiver, http_receiver
+from tests.receivers import HttpReceiver
 
 DELAY_MINUTES = 3
-
-
-@pytest.fixture
-def receiver() -> Iterator[HttpReceiver]:
-    with http_receiver() as r:
-        yield r
 
 
 def _client(settings: Settings, **update: object) -> TestClient:

@@ -12,15 +12,9 @@ from app.clock import clock
 from app.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, move, outbox, table, work
-from tests.receivers import SmtpServer, smtp_server
+from tests.receivers import SmtpServer
 
 DELAY_MINUTES = 10
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
 
 
 @pytest.fixture

@@ -8,30 +8,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.app.alerting import advance, auth
 from tests.pushkeys import PushKeys
-from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server, wait_for
+from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
 
 DELAY_MINUTES = 10
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
-
-
-@pytest.fixture
-def receiver() -> Iterator[HttpReceiver]:
-    with http_receiver() as r:
-        yield r
 
 
 def _env(database_url: str, smtp: SmtpServer, clock_file: Path) -> dict[str, str]:
@@ -49,10 +37,6 @@ def _env(database_url: str, smtp: SmtpServer, clock_file: Path) -> dict[str, str
     }
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 class Table:
     """A started game of M for three people over REST."""
 
@@ -66,7 +50,7 @@ class Table:
         for seat, name in enumerate(names[1:], start=1):
             claimed = self.http.post(f"/api/rooms/{self.room}/seats/{seat}", json={"name": name})
             self.tokens.append(claimed.json()["token"])
-        started = self.http.post(f"/api/rooms/{self.room}/start", headers=_auth(self.tokens[0]))
+        started = self.http.post(f"/api/rooms/{self.room}/start", headers=auth(self.tokens[0]))
         assert started.status_code == 200, started.text
 
     def use(self, server: ServerProcess) -> None:
@@ -83,11 +67,11 @@ class Table:
         """The seat to act plays its first legal move; returns the seat that acts next."""
         seat = self.acting()
         token = self.tokens[seat]
-        state = self.http.get(f"/api/rooms/{self.room}/state", headers=_auth(token)).json()
+        state = self.http.get(f"/api/rooms/{self.room}/state", headers=auth(token)).json()
         response = self.http.post(
             f"/api/rooms/{self.room}/moves",
             json={"seq": state["seq"], "move": state["legal_moves"][0]},
-            headers=_auth(token),
+            headers=auth(token),
         )
         assert response.status_code == 200, response.text
         return self.acting()
@@ -98,14 +82,9 @@ class Table:
             method,
             f"/api/rooms/{self.room}/alerts/{path}",
             json=body,
-            headers=_auth(self.tokens[seat]),
+            headers=auth(self.tokens[seat]),
         )
         assert response.status_code == 200, response.text
-
-
-def _advance(clock_file: Path, minutes: float) -> None:
-    current = float(clock_file.read_text() or 0) if clock_file.exists() else 0.0
-    clock_file.write_text(str(current + minutes * 60))
 
 
 def test_alerts_queued_before_a_kill_are_delivered_once_after_the_restart(
@@ -124,7 +103,7 @@ def test_alerts_queued_before_a_kill_are_delivered_once_after_the_restart(
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})
         waiting = table.move()
         server.stop(kill=True)  # kill -9: the alert for ``waiting`` sits in the outbox
-        _advance(clock_file, DELAY_MINUTES + 1)
+        advance(clock_file, DELAY_MINUTES + 1)
         server.start()
         table.use(server)
         mails = smtp.wait(1)
@@ -139,7 +118,7 @@ def test_alerts_queued_before_a_kill_are_delivered_once_after_the_restart(
         # the next turn, through a second kill: still one alert per channel and turn
         nxt = table.move()
         server.stop(kill=True)
-        _advance(clock_file, DELAY_MINUTES + 1)
+        advance(clock_file, DELAY_MINUTES + 1)
         server.start()
         mails = smtp.wait(2)
         wait_for(lambda: len(receiver.got()) >= 4, "the second push and webhook call")
@@ -180,7 +159,7 @@ def test_two_processes_on_one_database_send_each_alert_once(
         for table in tables:
             waiting = table.move()
             expected[f"/{table.room}/{waiting}"] += 1
-        _advance(clock_file, DELAY_MINUTES + 1)
+        advance(clock_file, DELAY_MINUTES + 1)
         wait_for(lambda: len(receiver.got()) >= len(tables), "one push per table")
         smtp.wait(len(tables))
         for server in servers:
@@ -236,7 +215,7 @@ def test_a_three_player_m_game_to_the_end_alerts_once_per_turn_on_every_channel(
             (seat,) = state["to_act"]
             if seat != previous:
                 turns[seat] += 1
-                _advance(clock_file, DELAY_MINUTES + 1)
+                advance(clock_file, DELAY_MINUTES + 1)
                 total = sum(turns.values())
                 smtp.wait(total)
                 wait_for(lambda total=total: len(receiver.got()) >= 2 * total, f"turn {total}")

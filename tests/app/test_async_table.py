@@ -12,40 +12,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
+from tests.app.alerting import advance, auth
 from tests.pushkeys import PushKeys
-from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server, wait_for
+from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
 
 DELAY_MINUTES = 10
 DAY_HOURS = 24
 GONE = 2  # Cleo's seat
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
-
-
-@pytest.fixture
-def receiver() -> Iterator[HttpReceiver]:
-    with http_receiver() as r:
-        yield r
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _advance(clock_file: Path, minutes: float) -> None:
-    clock_file.write_text(str(float(clock_file.read_text() or 0) + minutes * 60))
 
 
 class DailyTable:
@@ -69,14 +48,14 @@ class DailyTable:
         for seat, name in ((1, "Ben"), (2, "Cleo")):
             claimed = self.http.post(f"/api/rooms/{self.room}/seats/{seat}", json={"name": name})
             self.tokens.append(claimed.json()["token"])
-        started = self.http.post(f"/api/rooms/{self.room}/start", headers=_auth(self.tokens[0]))
+        started = self.http.post(f"/api/rooms/{self.room}/start", headers=auth(self.tokens[0]))
         assert started.status_code == 200, started.text
 
     def use(self, server: ServerProcess) -> None:
         self.http = httpx.Client(base_url=server.url, timeout=30)
 
     def state(self, seat: int | None = None) -> dict[str, Any]:
-        headers = _auth(self.tokens[seat]) if seat is not None else {}
+        headers = auth(self.tokens[seat]) if seat is not None else {}
         response = self.http.get(f"/api/rooms/{self.room}/state", headers=headers)
         assert response.status_code == 200, response.text
         return dict(response.json())
@@ -87,7 +66,7 @@ class DailyTable:
             method,
             f"/api/rooms/{self.room}/alerts/{path}",
             json=body,
-            headers=_auth(self.tokens[seat]),
+            headers=auth(self.tokens[seat]),
         )
         assert response.status_code == 200, response.text
 
@@ -96,7 +75,7 @@ class DailyTable:
         response = self.http.post(
             f"/api/rooms/{self.room}/moves",
             json={"seq": state["seq"], "move": state["legal_moves"][0]},
-            headers=_auth(self.tokens[seat]),
+            headers=auth(self.tokens[seat]),
         )
         assert response.status_code == 200, response.text
 
@@ -151,19 +130,19 @@ def test_a_day_per_move_table_with_a_friend_gone_for_good_plays_to_the_end(
                 continue
             if seat != previous:
                 turns[seat] += 1
-                _advance(clock_file, DELAY_MINUTES + 1)
+                advance(clock_file, DELAY_MINUTES + 1)
                 total = sum(turns.values()) + reminders
                 smtp.wait(total)
                 wait_for(lambda total=total: len(receiver.got()) >= 2 * total, f"turn {total}")
             previous = seat
             if seat == GONE:
                 # Cleo never answers: a reminder with a quarter of her day left, then a bot
-                _advance(clock_file, DAY_HOURS * 60 * 3 / 4)
+                advance(clock_file, DAY_HOURS * 60 * 3 / 4)
                 reminders += 1
                 total = sum(turns.values()) + reminders
                 smtp.wait(total)
                 wait_for(lambda total=total: len(receiver.got()) >= 2 * total, "the reminder")
-                _advance(clock_file, DAY_HOURS * 60 / 4)
+                advance(clock_file, DAY_HOURS * 60 / 4)
                 wait_for(lambda: table.stand_in(GONE) is not None, "a bot for Cleo's seat")
                 continue
             table.move(seat)

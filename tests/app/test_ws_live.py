@@ -280,20 +280,50 @@ def test_bad_tokens_and_malformed_messages(server: ServerProcess) -> None:
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
-def test_a_flooding_socket_is_warned_then_closed(server: ServerProcess) -> None:
+FLOOD_BUDGET = 30
+
+
+@pytest.fixture
+def slow_refill_server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    """A server whose seat budget refills over a day: nothing comes back while a test runs.
+
+    With the default window (30 messages per 10 s) a slow enough machine would earn
+    new messages while the flood is still being sent; here the flood is over budget
+    however long it takes to send.
+    """
+    proc = ServerProcess(
+        tmp_path / "data",
+        env={
+            "DATABASE_URL": database_url,
+            "SEAT_BUDGET_MESSAGES": str(FLOOD_BUDGET),
+            "SEAT_BUDGET_SECONDS": str(24 * 3600),
+        },
+    )
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_a_flooding_socket_is_warned_then_closed(slow_refill_server: ServerProcess) -> None:
+    server = slow_refill_server
     room, tokens = _room(server)
     anna = Client(server, room, tokens[0])
     codes = []
     with contextlib.suppress(ConnectionClosed):
         # the server may close while we are still sending: that is the point
-        for n in range(200):
+        for n in range(FLOOD_BUDGET * 2):
             anna.send({"type": "ping", "id": n})
+    pongs = 0
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             message = anna.recv()
             if message["type"] == "error":
                 codes.append(message["code"])
+            pongs += message["type"] == "pong"
     assert "rate_limited" in codes
+    assert pongs <= FLOOD_BUDGET, "more pings were answered than the budget holds"
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 

@@ -168,6 +168,15 @@ def test_m_decision_passing_voluntary_needs_a_token(build: Builder) -> None:
     assert after.hands == rich.hands  # no draw on a pass
 
 
+def test_m_decision_passing_the_token_goes_right_not_left(build: Builder) -> None:
+    # with two players right and left are the same seat; with three they are not
+    state = build(STUCK, [["blue-10-cross"], ["red-0-a"], ["green-0-a"]], tokens=[6, 6, 6])
+    after = ENGINE.play(state, 0, {"type": "pass"})
+    assert after.tokens == (5, 6, 7)  # seat 2 is seat 0's right
+    after = ENGINE.play(after, 1, {"type": "pass"})
+    assert after.tokens == (6, 5, 7)  # seat 0 is seat 1's right
+
+
 def test_m_decision_passing_forced_is_always_allowed(build: Builder) -> None:
     state = build(STUCK, [["red-10-triangle"], ["red-0-a"]], tokens=[0, 12])
     moves = ENGINE.legal_moves(state, 0)

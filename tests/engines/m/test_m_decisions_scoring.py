@@ -53,6 +53,31 @@ def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
     assert after.tokens == (8, 6, 4)  # three neighbours: two tokens
 
 
+def test_m_decision_trigger_looks_only_at_the_two_cards_beside_it(build: Builder) -> None:
+    # the yellow 20 cube two cells to the left shares two characteristics, the
+    # neighbours only one each: no scoring
+    row = {
+        (0, 0): "blue-10-circle",
+        (0, 1): "yellow-20-cube",
+        (0, 2): "red-40-triangle",
+        (0, 4): "blue-10-cube",
+    }
+    state = build(row, [["red-20-cube"], ["brown-0-a"]])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    assert after.phase == "play" and ENGINE.to_act(after) == [1]
+
+
+def test_m_decision_trigger_counts_the_first_card_of_the_run_as_a_neighbour(
+    build: Builder,
+) -> None:
+    # LONE_ROW mirrored: the card goes second in the row and shares two
+    # characteristics only with the first card, (0, 0)
+    mirrored = {(0, 4 - c): card for (_, c), card in LONE_ROW.items()}
+    state = build(mirrored, [["red-20-cube"], ["brown-0-a"]])
+    after = ENGINE.play(state, 0, place("red-20-cube", (0, 1)))
+    assert after.phase == "take" and after.line == "row"
+
+
 def test_m_decision_trigger_needs_a_run_of_five_or_six(build: Builder) -> None:
     short = {cell: c for cell, c in LONE_ROW.items() if cell != (0, 0)}
     state = build(short, [["red-20-cube"], ["brown-0-a"]])
@@ -237,6 +262,19 @@ def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -
         state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
     assert state.phase == "over" and state.ended == "final_scoring"
     assert ENGINE.to_act(state) == [] and ENGINE.result(state) is not None
+
+
+def test_m_decision_guard_a_placement_that_scores_resets_the_rounds_without_one(
+    build: Builder,
+) -> None:
+    # three passes before; the placement starts a scoring phase, and once it ends the
+    # count of turns without a placement starts again from nothing
+    state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], idle=3)
+    state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
+    while state.phase == "take":
+        seat = ENGINE.to_act(state)[0]
+        state = ENGINE.play(state, seat, ENGINE.legal_moves(state, seat)[0])
+    assert state.phase == "play" and state.idle == 0
 
 
 def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) -> None:
