@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint fmt types unit e2e bench test-long mutate screenshots clean browser proxy
+.PHONY: run test lint fmt types unit e2e bench bench-peer test-long mutate screenshots clean browser proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -79,6 +79,11 @@ mutate: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	@for script in bench/*.py; do $(BIN)/python $$script; done
+
+# boardgame.io and this server side by side (../shared/bench), then the bench scripts;
+# raw output in bench/results/<time>/ (docs/benchmarks.md)
+bench-peer: $(VENV)/.installed
+	bash bench/side_by_side.sh
 
 screenshots: $(VENV)/.installed-dev browser
 	$(BIN)/python tools/screenshots.py
