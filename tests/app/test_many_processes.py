@@ -62,7 +62,11 @@ class Client:
     def __init__(self, url: str, room: str, token: str | None, base: str) -> None:
         self.base = base
         self.room = room
-        self.ws: ClientConnection = connect(f"{url}/api/rooms/{room}/ws", open_timeout=TIMEOUT)
+        # no keepalive pings: every wait below has its own timeout, and a busy machine
+        # must not close a socket the test is still using
+        self.ws: ClientConnection = connect(
+            f"{url}/api/rooms/{room}/ws", open_timeout=TIMEOUT, ping_interval=None
+        )
         self.ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
         self.seen: list[int] = []  # the seq of every event received, in order
         self.state: dict[str, Any] = {}
@@ -205,8 +209,10 @@ def _game_across(a: str, b: str, ws_a: str, ws_b: str, game: str, options: Any) 
 
 
 @pytest.fixture
-def two_processes(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[list[ServerProcess]]:
-    env = {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, **QUICK}
+def two_processes(tmp_path: Path, fresh_pg: str, redis_url: str) -> Iterator[list[ServerProcess]]:
+    # a database of their own: the one that has the duty would otherwise resume every
+    # bot game other tests left running on the shared one, and play them meanwhile
+    env = {"DATABASE_URL": fresh_pg, "REDIS_URL": redis_url, **QUICK}
     servers = [ServerProcess(tmp_path / name, env=env) for name in ("a", "b")]
     try:
         with ThreadPoolExecutor(len(servers)) as pool:  # both start at once, as a rollout would
@@ -264,10 +270,10 @@ def _workers(server: ServerProcess) -> list[int]:
 
 
 def test_python_m_app_workers_2_serves_both_workers_on_one_port(
-    tmp_path: Path, pg_url: str, redis_url: str
+    tmp_path: Path, fresh_pg: str, redis_url: str
 ) -> None:
     server = ServerProcess(
-        tmp_path / "w", env={"DATABASE_URL": pg_url, "REDIS_URL": redis_url, **QUICK}
+        tmp_path / "w", env={"DATABASE_URL": fresh_pg, "REDIS_URL": redis_url, **QUICK}
     )
     # ServerProcess starts `python -m app` on its port; the same, with two workers
     server.env["WORKERS"] = "2"
