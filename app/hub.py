@@ -21,7 +21,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
@@ -37,7 +36,7 @@ from app.roomstate import RoomState
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.store import EventRecord
 from app.text import chat_text
-from app.views import StateMessages, seat_state
+from app.views import StateMessages, encode, seat_state
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +91,7 @@ class Connection:
 
 
 def _encode(message: dict[str, Any]) -> str:
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    return encode(message)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ is put in front of a browser.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,16 @@ import orjson
 
 from app.roomstate import RoomState
 from app.store import EventRecord, SeatRecord
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text. A string no UTF-8 can hold (a lone surrogate, which
+    JSON text may carry as an escape, say in a client's message id) goes back escaped,
+    as the standard library writes it; orjson, fast for all the rest, refuses those."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 def seat_list(
@@ -146,8 +157,11 @@ class StateMessages:
                 part = (engine.view(game, seat), legal)
             self._texts[seat] = part
         view, legal = part
-        message = self._message(seat, view, orjson.Fragment(legal), events, events_from)
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        try:
+            message = self._message(seat, view, orjson.Fragment(legal), events, events_from)
+            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        except orjson.JSONEncodeError:
+            return encode(self._message(seat, view, json.loads(legal), events, events_from))
 
     def for_seat(
         self,

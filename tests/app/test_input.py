@@ -354,11 +354,17 @@ def test_sockets_refuse_bad_text_and_frames_with_an_error_and_a_close_code(
     assert _reply(anna)["code"] == "bad_message"
     anna.send(json.dumps({"type": "ping", "id": 6}))
     assert _reply(anna) == {"type": "pong", "id": 6}
+    # an id with a lone surrogate comes back as it was sent (escaped), the socket goes on
+    anna.send('{"type": "ping", "id": "x\\udc80"}')
+    assert _reply(anna) == {"type": "pong", "id": "x\udc80"}
     events = httpx.get(f"{server.url}/api/rooms/{room}/events")
     assert events.status_code == 200 and [e["kind"] for e in events.json()["events"]] == [
         "room_created",
         "seat_claimed",
     ]
+    anna.send('{"type": "chat", "text": "hi", "id": "\\ud800"}')
+    acked = _reply(anna)
+    assert (acked["type"], acked["id"]) == ("ack", "\ud800")
 
     # a binary frame after hello: an error, then 1003 (text only)
     anna.send(b"\x00\x01binary")
