@@ -17,7 +17,9 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.views import seat_list
+from app.rooms import RoomRules
+from app.services import Services
+from app.views import StateMessages, encode, seat_list
 from tests.app.inprocess_socket import receive_text
 
 RULES = {
@@ -180,3 +182,44 @@ def test_a_seat_missing_from_the_presence_map_is_offline_and_a_bot_always_online
     state = client.portal.call(services.rooms.load, room)  # type: ignore[union-attr]
     seats = seat_list(state, state.seat_records(), {})
     assert [s["online"] for s in seats] == [False, False, True]
+
+
+async def test_the_text_a_socket_gets_is_the_message_for_its_seat(settings: Settings) -> None:
+    """``StateMessages.text_for_seat`` (what pushes send) says exactly what ``for_seat``
+    says, for every seat and a spectator, in the lobby, while playing, with events and
+    a cut-short catch-up, and once over; Blokus' legal moves come as joined text."""
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        for game, options in [("blokus", {"variant": "duo"}), ("secret", {})]:
+            state, anna = await svc.rooms.create(game, 2, options, "Anna", 0, {}, RoomRules())
+            room = state.room.id
+            _, ben = await svc.rooms.claim(room, 1, "Ben", None)
+            tokens = [anna, ben]
+            states = [await svc.rooms.load(room)]
+            state = await svc.rooms.start(room, anna, None)
+            while state.status == "playing" and len(states) < 6:
+                states.append(state)
+                seat = state.engine.to_act(state.game)[0]
+                move = state.engine.legal_moves(state.game, seat)[0]
+                state = await svc.rooms.move(room, tokens[seat], state.seq, move)
+            states.append(state)
+            events = await svc.rooms.events(room, 0)
+            for at in states:
+                online = {0: True}
+                messages = StateMessages(at, at.seat_records(), online)
+                seen = [e for e in events if e.seq <= at.seq]
+                for seat in (None, 0, 1):
+                    for cut in (None, 2):
+                        text = messages.text_for_seat(seat, seen, cut)
+                        assert json.loads(text) == json.loads(
+                            encode(messages.for_seat(seat, seen, cut))
+                        ), (game, at.seq, seat, cut)
+                        assert text == messages.text_for_seat(seat, seen, cut)
+    finally:
+        await svc.stop()
+
+
+def test_a_string_utf8_cannot_hold_is_sent_escaped() -> None:
+    assert encode({"id": "x\udc80", "n": 1}) == '{"id":"x\\udc80","n":1}'
+    assert encode({"id": "ok", 2: [1, 2]}) == '{"id":"ok","2":[1,2]}'
