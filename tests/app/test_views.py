@@ -223,3 +223,24 @@ async def test_the_text_a_socket_gets_is_the_message_for_its_seat(settings: Sett
 def test_a_string_utf8_cannot_hold_is_sent_escaped() -> None:
     assert encode({"id": "x\udc80", "n": 1}) == '{"id":"x\\udc80","n":1}'
     assert encode({"id": "ok", 2: [1, 2]}) == '{"id":"ok","2":[1,2]}'
+
+
+async def test_a_catch_up_cut_short_says_where_its_events_start(settings: Settings) -> None:
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        state, _ = await svc.rooms.create("secret", 2, {}, "Anna", 0, {}, RoomRules())
+        events = await svc.rooms.events(state.room.id, 0)
+        messages = StateMessages(state, state.seat_records(), {})
+        for message in (
+            messages.for_seat(0, events, 7),
+            json.loads(messages.text_for_seat(0, events, 7)),
+        ):
+            assert message["events_truncated"] is True
+            assert message["events_from"] == 7
+            assert [e["seq"] for e in message["events"]] == [e.seq for e in events]
+        whole = json.loads(messages.text_for_seat(None, events))
+        assert "events_truncated" not in whole and "events_from" not in whole
+        assert whole["you"] is None and whole["legal_moves"] == []
+    finally:
+        await svc.stop()
