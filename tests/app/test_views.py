@@ -19,7 +19,7 @@ from app.config import Settings
 from app.main import create_app
 from app.rooms import RoomRules
 from app.services import Services
-from app.views import StateMessages, encode, seat_list
+from app.views import StateMessages, encode, seat_list, seat_state
 from tests.app.inprocess_socket import receive_text
 
 RULES = {
@@ -233,6 +233,7 @@ async def test_a_catch_up_cut_short_says_where_its_events_start(settings: Settin
         events = await svc.rooms.events(state.room.id, 0)
         messages = StateMessages(state, state.seat_records(), {})
         for message in (
+            seat_state(state, state.seat_records(), {}, 0, events, 7),
             messages.for_seat(0, events, 7),
             json.loads(messages.text_for_seat(0, events, 7)),
         ):
