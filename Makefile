@@ -78,7 +78,7 @@ mutate: $(VENV)/.installed-dev
 	$(BIN)/python tools/mutation_report.py | tee mutants/report.json
 
 bench: $(VENV)/.installed
-	@for script in bench/*.py; do $(BIN)/python $$script; done
+	@for script in bench/bench_*.py; do $(BIN)/python $$script; done
 
 # boardgame.io and this server side by side (../shared/bench), then the bench scripts;
 # raw output in bench/results/<time>/ (docs/benchmarks.md)

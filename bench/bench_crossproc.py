@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import platform
 import secrets
-import statistics
 import sys
 import tempfile
 import time
@@ -43,6 +41,7 @@ from websockets.asyncio.client import ClientConnection, connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import async_url
+from bench.common import figures, run_sql, say
 from tests.server import ServerProcess
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
@@ -53,50 +52,14 @@ TIMEOUT_S = 10.0
 TABLE = {"game": "blokus", "players": 2, "options": {"variant": "duo"}}
 
 
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """Nearest rank: the smallest value with at least ``share`` of them at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
-def figures(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0}
-    return {
-        "n": len(values),
-        "p50": round(statistics.median(values), 3),
-        "p90": round(percentile(values, 0.90), 3),
-        "p99": round(percentile(values, 0.99), 3),
-        "max": round(max(values), 3),
-    }
-
-
 # -- a scratch database --------------------------------------------------------
-
-
-def _admin_dsn(url: str) -> str:
-    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-async def _pg(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(_admin_dsn(url))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 async def scratch_database(url: str) -> tuple[str, str | None]:
     """A new database beside ``url`` (and its name), or ``url`` itself if none can be made."""
     name = f"spieltisch_bench_{os.getpid()}_{secrets.token_hex(3)}"
     try:
-        await _pg(url, f'CREATE DATABASE "{name}"')
+        await run_sql(url, f'CREATE DATABASE "{name}"')
     except Exception as exc:
         say(f"no scratch database ({exc}); using fresh rooms in {url}")
         return async_url(url), None
@@ -266,7 +229,7 @@ async def play(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
 async def reachable() -> str | None:
     """Why the run can't happen (no PostgreSQL, no Redis), or None."""
     try:
-        await _pg(DATABASE_URL, "SELECT 1")
+        await run_sql(DATABASE_URL, "SELECT 1")
     except Exception as exc:
         return f"PostgreSQL at DATABASE_URL is not reachable: {exc}"
     import redis.asyncio as redis
@@ -309,7 +272,7 @@ async def main() -> None:
                 a.stop()
     finally:
         if scratch is not None:
-            await _pg(DATABASE_URL, f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            await run_sql(DATABASE_URL, f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
     print(
         json.dumps(
             {

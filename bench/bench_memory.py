@@ -35,6 +35,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import say
 from tests.server import ServerProcess
 
 WARMUP_ROOMS = int(os.environ.get("WARMUP_ROOMS", "20"))
@@ -52,10 +53,6 @@ TABLES: dict[str, dict[str, Any]] = {
     "blokus": {"game": "blokus", "players": 2, "options": {"variant": "duo"}},
     "m": {"game": "m", "players": 2, "options": {}},
 }
-
-
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
 
 
 def raise_fd_limit() -> int:

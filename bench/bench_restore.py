@@ -35,12 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import platform
 import random
 import secrets
-import statistics
 import sys
 import tempfile
 import time
@@ -56,6 +54,7 @@ from app.migrate import upgrade
 from app.rooms import RoomRules, Rooms
 from app.roomstate import RoomState
 from app.services import Services
+from bench.common import figures, run_sql, say
 from tests.server import ServerProcess
 
 ROOMS = int(os.environ.get("ROOMS", "3"))
@@ -79,28 +78,6 @@ LINES = [
     "hurry up please",
 ]
 TIMEOUT_S = 30.0
-
-
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """Nearest rank: the smallest value with at least ``share`` of them at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
-def figures(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0}
-    return {
-        "n": len(values),
-        "p50": round(statistics.median(values), 3),
-        "p90": round(percentile(values, 0.90), 3),
-        "p99": round(percentile(values, 0.99), 3),
-        "max": round(max(values), 3),
-    }
 
 
 def settings_for(url: str, data_dir: Path) -> Settings:
@@ -292,31 +269,17 @@ async def run(label: str, url: str | None, data_dir: Path) -> dict[str, Any]:
 # -- PostgreSQL scratch database ---------------------------------------------------------
 
 
-def _admin_dsn(url: str) -> str:
-    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-async def _pg(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(_admin_dsn(url))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 async def on_postgresql(base: str, data_dir: Path) -> dict[str, Any]:
     name = f"spieltisch_bench_{os.getpid()}_{secrets.token_hex(3)}"
     try:
-        await _pg(base, f'CREATE DATABASE "{name}"')
+        await run_sql(base, f'CREATE DATABASE "{name}"')
     except Exception as exc:
         return {"database": "postgresql", "skipped": f"no scratch database: {exc}"}
     head, _, _ = async_url(base).rpartition("/")
     try:
         return await run("postgresql", f"{head}/{name}", data_dir)
     finally:
-        await _pg(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await run_sql(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def main() -> None:

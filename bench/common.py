@@ -1,0 +1,49 @@
+"""What several bench scripts share: progress lines, percentiles, and SQL on PostgreSQL."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+from typing import Any
+
+from app.config import async_url
+
+
+def say(text: str) -> None:
+    """Progress goes to stderr; stdout holds the one JSON line."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest rank: the smallest value with at least ``share`` of them at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def figures(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0}
+    return {
+        "n": len(values),
+        "p50": round(statistics.median(values), 3),
+        "p90": round(percentile(values, 0.90), 3),
+        "p99": round(percentile(values, 0.99), 3),
+        "max": round(max(values), 3),
+    }
+
+
+def admin_dsn(url: str) -> str:
+    """asyncpg's own form of a SQLAlchemy PostgreSQL URL."""
+    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def run_sql(url: str, sql: str) -> None:
+    """One statement outside a transaction (CREATE / DROP DATABASE need that)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_dsn(url))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
