@@ -37,6 +37,10 @@ class ServerProcess:
             "BOT_DELAY_MS": "50",
             "BOT_WORKERS": "1",
             "PYTHONUNBUFFERED": "1",
+            # tests go as fast as the machine goes: limits no machine outruns, so no test
+            # depends on its speed (the tests of the limits themselves narrow them on purpose)
+            "ROOMS_PER_MINUTE": "1000000",
+            "SEAT_BUDGET_MESSAGES": "1000000",
             **(env or {}),
         }
         self.proc: subprocess.Popen[bytes] | None = None

@@ -104,6 +104,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         # tests play as fast as the machine goes: a budget they can't outrun, so no test
         # depends on the machine's speed (the budget's own tests narrow it on purpose)
         seat_budget_messages=1_000_000,
+        rooms_per_minute=1_000_000,
     )
 
 

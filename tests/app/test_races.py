@@ -70,7 +70,7 @@ def race_server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
         env={
             "DATABASE_URL": database_url,
             "BOT_DELAY_MS": "0",
-            "WS_BUDGET_MESSAGES": "100000",
+            "SEAT_BUDGET_MESSAGES": "100000",
             "ROOMS_PER_MINUTE": "100000",
         },
     )

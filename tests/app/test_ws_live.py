@@ -336,7 +336,7 @@ def roomy_server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
     """
     proc = ServerProcess(
         tmp_path / "data",
-        env={"DATABASE_URL": database_url, "WS_BUDGET_MESSAGES": "10000"},
+        env={"DATABASE_URL": database_url, "SEAT_BUDGET_MESSAGES": "10000"},
     )
     proc.start()
     try:
