@@ -20,6 +20,7 @@ from app.schemas import (
     CreatedRoom,
     CreateRoom,
     ErrorBody,
+    LegalForm,
     SetBot,
     StartGame,
     SubmitMove,
@@ -89,10 +90,13 @@ async def _spend(svc: Services, room: str, token: str | None) -> None:
         )
 
 
-async def _state(svc: Services, state: RoomState, seat: int | None) -> dict[str, Any]:
+async def _state(
+    svc: Services, state: RoomState, seat: int | None, legal_form: LegalForm = "list"
+) -> dict[str, Any]:
     """The state message for ``seat`` from a state the caller has in hand."""
     online = await svc.presence.online(state.room.id, state.room.players)
-    message = seat_state(state, state.seat_records(), online, seat)
+    compact = legal_form == "compact"
+    message = seat_state(state, state.seat_records(), online, seat, compact=compact)
     with_clocks(message["room"], await svc.deadlines.clocks(state))
     return message
 
@@ -172,9 +176,17 @@ async def start(
 
 
 @router.get("/rooms/{room}/state", summary="The caller's view of the room")
-async def get_state(room: RoomId, svc: Svc, token: Token) -> dict[str, Any]:
+async def get_state(
+    room: RoomId,
+    svc: Svc,
+    token: Token,
+    legal_form: Annotated[
+        LegalForm,
+        Query(description="compact: the legal moves in the game's compact form, if it has one"),
+    ] = "list",
+) -> dict[str, Any]:
     state = await svc.rooms.load(room)
-    return await _state(svc, state, seat_in(state, token))
+    return await _state(svc, state, seat_in(state, token), legal_form)
 
 
 @router.post("/rooms/{room}/moves", summary="Play a move")

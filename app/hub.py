@@ -76,6 +76,7 @@ class Connection:
     token_hash: str | None
     last_seq: int
     seat: int | None = None
+    compact: bool = False  # the hello asked for the legal moves' compact form
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -232,7 +233,7 @@ class Hub:
         events, first = await self._backlog(room_id, min(c.last_seq for c in behind), state)
         messages = StateMessages(state, seats, online)
         # sockets of one seat that saw the same seq get the very same bytes
-        encoded: dict[tuple[int | None, int], str] = {}
+        encoded: dict[tuple[int | None, int, bool], str] = {}
         for conn in behind:
             seat = seat_of(state, conn.token_hash)
             if seat is None and conn.token_hash is not None:
@@ -240,12 +241,12 @@ class Hub:
                 with contextlib.suppress(Exception):
                     await conn.ws.close(code=CLOSE_BAD_TOKEN)
                 continue
-            key = (seat, conn.last_seq)
+            key = (seat, conn.last_seq, conn.compact)
             text = encoded.get(key)
             if text is None:
                 fresh = [e for e in events if e.seq > conn.last_seq]
                 cut = first if conn.last_seq < first - 1 else None
-                text = encoded[key] = messages.text_for_seat(seat, fresh, cut)
+                text = encoded[key] = messages.text_for_seat(seat, fresh, cut, conn.compact)
             conn.last_seq = state.seq
             if seat != conn.seat:
                 await self._moved(conn, seat)
@@ -372,12 +373,18 @@ class Hub:
             events, first = await self._backlog(room_id, since, state)
             cut = first if since < first - 1 else None
         conn = Connection(
-            ws=ws, room_id=room_id, token_hash=token_hash, last_seq=state.seq, seat=seat
+            ws=ws,
+            room_id=room_id,
+            token_hash=token_hash,
+            last_seq=state.seq,
+            seat=seat,
+            compact=hello.legal_form == "compact",
         )
         online = await self.presence.online(room_id, state.room.players)
         if seat is not None:
             online[seat] = True
-        await conn.send(seat_state(state, state.seat_records(), online, seat, events, cut))
+        seats = state.seat_records()
+        await conn.send(seat_state(state, seats, online, seat, events, cut, conn.compact))
         return conn
 
     async def _loop(self, conn: Connection) -> None:

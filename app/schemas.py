@@ -96,10 +96,16 @@ class ErrorBody(BaseModel):
 # -- websocket, client to server -------------------------------------------------
 
 
+LegalForm = Literal["list", "compact"]
+
+
 class Hello(Strict):
     type: Literal["hello"]
     token: Text | None = None
     since: Seq | None = None
+    # "compact": state messages carry the engine's compact form of the legal moves
+    # (``legal_compact``) where it has one, instead of the list
+    legal_form: LegalForm = "list"
 
 
 class WsMove(Strict):

@@ -87,13 +87,15 @@ def seat_state(
     seat: int | None,
     events: Iterable[EventRecord] = (),
     events_from: int | None = None,
+    compact: bool = False,
 ) -> dict[str, Any]:
     """The full state message for ``seat`` (``None``: spectator).
 
     ``events_from`` marks a catch-up cut short: the receiver has not been sent the
     events before that seq which it hasn't seen, and fetches them from ``/events``.
+    ``compact``: the legal moves in the engine's compact form where it has one.
     """
-    return StateMessages(state, seats, online).for_seat(seat, events, events_from)
+    return StateMessages(state, seats, online).for_seat(seat, events, events_from, compact)
 
 
 class StateMessages:
@@ -114,24 +116,38 @@ class StateMessages:
         self.to_act: list[int] = engine.to_act(game) if game is not None else []
         self.result = engine.result(game) if game is not None else None
         self.room = room_info(state, seats, online, self.to_act)
-        self._seats: dict[int | None, tuple[Any, list[dict[str, Any]]]] = {}
-        self._texts: dict[int | None, tuple[Any, bytes]] = {}
+        self._seats: dict[tuple[int | None, bool], tuple[Any, str, Any]] = {}
+        self._texts: dict[tuple[int | None, bool], tuple[Any, tuple[str, bytes]]] = {}
 
-    def _seat_part(self, seat: int | None) -> tuple[Any, list[dict[str, Any]]]:
-        part = self._seats.get(seat)
+    def _legal_text(self, seat: int | None, compact: bool) -> tuple[str, bytes]:
+        """The field and JSON text of ``seat``'s legal moves: the engine's compact form
+        when asked for and it has one, else the list; ``[]`` unless the seat may act."""
+        game = self.state.game
+        if game is None or seat is None or seat not in self.to_act:
+            return "legal_moves", b"[]"
+        engine = self.state.engine
+        if compact:
+            text = engine.legal_moves_compact(game, seat)
+            if text is not None:
+                return "legal_compact", text
+        return "legal_moves", engine.legal_moves_json(game, seat)
+
+    def _seat_part(self, seat: int | None, compact: bool) -> tuple[Any, str, Any]:
+        key = (seat, compact)
+        part = self._seats.get(key)
         if part is None:
-            state, game = self.state, self.state.game
-            if game is None:
-                part = (None, [])
+            game = self.state.game
+            engine = self.state.engine
+            view = engine.view(game, seat) if game is not None else None
+            if compact:
+                field, text = self._legal_text(seat, compact)
+                part = (view, field, json.loads(text))
             else:
-                engine = state.engine
-                legal = (
-                    engine.legal_moves(game, seat)
-                    if seat is not None and seat in self.to_act
-                    else []
-                )
-                part = (engine.view(game, seat), legal)
-            self._seats[seat] = part
+                legal: list[Any] = []
+                if game is not None and seat is not None and seat in self.to_act:
+                    legal = engine.legal_moves(game, seat)
+                part = (view, "legal_moves", legal)
+            self._seats[key] = part
         return part
 
     def text_for_seat(
@@ -139,43 +155,39 @@ class StateMessages:
         seat: int | None,
         events: Iterable[EventRecord] = (),
         events_from: int | None = None,
+        compact: bool = False,
     ) -> str:
         """``for_seat``'s message as JSON text, as sockets get it: the legal moves come
         as the engine's own JSON text, joined in, never built as objects and encoded."""
-        part = self._texts.get(seat)
+        key = (seat, compact)
+        part = self._texts.get(key)
         if part is None:
-            state, game = self.state, self.state.game
-            if game is None:
-                part = (None, b"[]")
-            else:
-                engine = state.engine
-                legal = (
-                    engine.legal_moves_json(game, seat)
-                    if seat is not None and seat in self.to_act
-                    else b"[]"
-                )
-                part = (engine.view(game, seat), legal)
-            self._texts[seat] = part
-        view, legal = part
+            game = self.state.game
+            view = self.state.engine.view(game, seat) if game is not None else None
+            part = self._texts[key] = (view, self._legal_text(seat, compact))
+        view, (field, legal) = part
         try:
-            message = self._message(seat, view, orjson.Fragment(legal), events, events_from)
+            message = self._message(seat, view, field, orjson.Fragment(legal), events, events_from)
             return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         except orjson.JSONEncodeError:
-            return encode(self._message(seat, view, json.loads(legal), events, events_from))
+            message = self._message(seat, view, field, json.loads(legal), events, events_from)
+            return encode(message)
 
     def for_seat(
         self,
         seat: int | None,
         events: Iterable[EventRecord] = (),
         events_from: int | None = None,
+        compact: bool = False,
     ) -> dict[str, Any]:
-        view, legal = self._seat_part(seat)
-        return self._message(seat, view, legal, events, events_from)
+        view, field, legal = self._seat_part(seat, compact)
+        return self._message(seat, view, field, legal, events, events_from)
 
     def _message(
         self,
         seat: int | None,
         view: Any,
+        field: str,
         legal: Any,
         events: Iterable[EventRecord],
         events_from: int | None,
@@ -189,7 +201,7 @@ class StateMessages:
             "room": self.room,
             "view": view,
             "to_act": self.to_act,
-            "legal_moves": legal,
+            field: legal,
             "result": self.result,
             "events": [public_event(e) for e in events],
         }

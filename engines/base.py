@@ -157,6 +157,18 @@ class Engine(ABC, Generic[S]):
         it must stay equal to ``legal_moves`` (the contract tests check)."""
         return json.dumps(self.legal_moves(state, seat), separators=(",", ":")).encode()
 
+    def legal_moves_compact(self, state: S, seat: int) -> bytes | None:
+        """The legal moves in the engine's own compact form, as JSON text, for clients that
+        ask for it (a list of many similar moves can be written much shorter); ``None``
+        when the engine has no such form, and those clients get ``legal_moves``.
+        ``expand_compact`` must turn it back into ``legal_moves`` (the contract tests check).
+        """
+        return None
+
+    def expand_compact(self, compact: JSON) -> list[JSON]:
+        """The move list a compact form (parsed) stands for; see ``legal_moves_compact``."""
+        raise NotImplementedError(f"{self.name} has no compact form of its legal moves")
+
     @abstractmethod
     def play(self, state: S, seat: int, move: Mapping[str, Any]) -> S:
         """The state after ``seat`` plays ``move``. Pure; raises ``IllegalMove``."""

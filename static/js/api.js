@@ -122,8 +122,12 @@ export const setBot = (id, seat, bot, token) =>
 /** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
 export const startGame = (id, token) => request("POST", `${room(id)}/start`, { token, body: {} });
 
-/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
-export const roomState = (id, token) => request("GET", `${room(id)}/state`, { token });
+/**
+ * The caller's state, its legal moves in the compact form (a list of your tables needs
+ * none of them; `legal_compact` is left unread).
+ * @param {string} id @param {string|null} token @returns {Promise<StateMessage>}
+ */
+export const roomState = (id, token) => request("GET", `${room(id)}/state?legal_form=compact`, { token });
 
 /** @param {string} id @param {string|null} token @param {number} seq @param {unknown} move @returns {Promise<StateMessage>} */
 export const playMove = (id, token, seq, move) =>

@@ -50,7 +50,7 @@
  * @property {RoomInfo} room
  * @property {any} view
  * @property {number[]} to_act
- * @property {any[]} legal_moves
+ * @property {any[]} legal_moves   the seat's legal moves (from `legal_compact` when the server sent that)
  * @property {GameResult|null} result
  * @property {RoomEvent[]} events
  * @property {boolean} [events_truncated]  events before `events_from` were left out: fetch them
@@ -84,6 +84,34 @@ function isRoomInfo(room) {
 }
 
 /**
+ * The legal moves a compact form stands for (the hello asks for it: `legal_form:
+ * "compact"`). Blokus' form "shapes" lists each piece orientation's cells once, counted
+ * from its top-left corner, with the board index `row * size + col` of every corner
+ * where it fits; the moves come out in the server's order. `null` for a form this
+ * browser does not know or a malformed one.
+ * @param {unknown} compact
+ * @returns {any[]|null}
+ */
+export function expandCompact(compact) {
+  if (!isObject(compact) || compact.form !== "shapes") return null;
+  const size = compact.size;
+  if (!isInt(size) || size < 1 || !Array.isArray(compact.shapes)) return null;
+  const moves = [];
+  for (const group of compact.shapes) {
+    if (!isObject(group) || typeof group.piece !== "string") return null;
+    const cells = group.cells;
+    if (!Array.isArray(cells) || !cells.every((c) => Array.isArray(c) && c.length === 2 && isInt(c[0]) && isInt(c[1]))) return null;
+    if (!Array.isArray(group.at) || !group.at.every(isInt)) return null;
+    for (const at of group.at) {
+      const top = Math.floor(at / size);
+      const left = at % size;
+      moves.push({ piece: group.piece, cells: cells.map(([r, c]) => [top + r, left + c]) });
+    }
+  }
+  return moves;
+}
+
+/**
  * Parse one websocket frame from the server; `null` for anything that is not a
  * well-formed message of a known type (the caller ignores it).
  * @param {string} text
@@ -108,14 +136,18 @@ export function parseServerMessage(text) {
       ) {
         return null;
       }
-      return /** @type {StateMessage} */ ({
-        game_seq: 0,
-        you: null,
-        view: null,
-        result: null,
-        ...data,
-        legal_moves: Array.isArray(data.legal_moves) ? data.legal_moves : [],
-      });
+      {
+        const { legal_compact: compact, ...rest } = data;
+        const legal = compact === undefined ? rest.legal_moves : expandCompact(compact);
+        return /** @type {StateMessage} */ ({
+          game_seq: 0,
+          you: null,
+          view: null,
+          result: null,
+          ...rest,
+          legal_moves: Array.isArray(legal) ? legal : [],
+        });
+      }
     case "presence":
       if (!isInt(data.seq) || !Array.isArray(data.online)) return null;
       return /** @type {PresenceMessage} */ (data);

@@ -48,3 +48,35 @@ test("events merge in seq order without duplicates", () => {
   assert.deepEqual(merged.map((e) => e.seq), [1, 2, 3, 4]);
   assert.equal(mergeEvents(a, []), a);
 });
+
+test("a compact legal-move form is expanded into the moves, in order", () => {
+  const compact = {
+    form: "shapes",
+    size: 14,
+    shapes: [
+      { piece: "I1", cells: [[0, 0]], at: [0, 15] },
+      { piece: "L3", cells: [[0, 0], [1, 0], [1, 1]], at: [30] },
+    ],
+  };
+  const msg = parseServerMessage(JSON.stringify({ type: "state", seq: 7, room, to_act: [0], events: [], legal_compact: compact }));
+  assert.ok(msg && msg.type === "state");
+  assert.equal("legal_compact" in msg, false);
+  assert.deepEqual(msg.legal_moves, [
+    { piece: "I1", cells: [[0, 0]] },
+    { piece: "I1", cells: [[1, 1]] },
+    { piece: "L3", cells: [[2, 2], [3, 2], [3, 3]] },
+  ]);
+});
+
+test("an unknown or malformed compact form leaves no legal moves rather than wrong ones", () => {
+  const parse = (/** @type {unknown} */ compact) => {
+    const msg = parseServerMessage(JSON.stringify({ type: "state", seq: 7, room, to_act: [0], events: [], legal_compact: compact }));
+    assert.ok(msg && msg.type === "state");
+    return msg.legal_moves;
+  };
+  assert.deepEqual(parse({ form: "later", size: 14, shapes: [] }), []);
+  assert.deepEqual(parse({ form: "shapes", size: 0, shapes: [] }), []);
+  assert.deepEqual(parse({ form: "shapes", size: 14, shapes: [{ piece: "I1", cells: [[0]], at: [1] }] }), []);
+  assert.deepEqual(parse({ form: "shapes", size: 14, shapes: [{ piece: "I1", cells: [[0, 0]], at: ["1"] }] }), []);
+  assert.deepEqual(parse({ form: "shapes", size: 14, shapes: [] }), []);
+});

@@ -8,6 +8,7 @@ seat's word, the server leaked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,15 @@ class SecretEngine(Engine[SecretState]):
 
     def legal_moves(self, state: SecretState, seat: int) -> list[dict[str, Any]]:
         return [{"n": n} for n in (1, 2, 3)] if seat in self.to_act(state) else []
+
+    def legal_moves_compact(self, state: SecretState, seat: int) -> bytes | None:
+        """The moves as their largest number, signed with the word of the seat it was
+        built for: a compact form built for the wrong seat leaks that seat's word."""
+        most = 3 if seat in self.to_act(state) else 0
+        return json.dumps({"form": "up_to", "most": most, "for": state.words[seat]}).encode()
+
+    def expand_compact(self, compact: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"n": n} for n in range(1, compact["most"] + 1)]
 
     def play(self, state: SecretState, seat: int, move: Mapping[str, Any]) -> SecretState:
         if not isinstance(move, Mapping) or set(move) != {"n"} or move["n"] not in (1, 2, 3):

@@ -68,9 +68,10 @@ def test_whole_games_never_leak_a_secret_to_another_seat(settings: Settings) -> 
                     ws = open_sockets.enter_context(
                         client.websocket_connect(f"/api/rooms/{room}/ws")
                     )
-                    ws.send_json(
-                        {"type": "hello", "token": tokens[seat] if seat is not None else None}
-                    )
+                    # the second game's sockets ask for the compact form of the legal moves
+                    form = "compact" if game else "list"
+                    token = tokens[seat] if seat is not None else None
+                    ws.send_json({"type": "hello", "token": token, "legal_form": form})
                     seen[seat].append(receive_text(ws, _who(seat)))
                     sockets[seat] = ws
                 client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
@@ -90,6 +91,8 @@ def test_whole_games_never_leak_a_secret_to_another_seat(settings: Settings) -> 
                                 finished = message["result"] is not None
                                 break
             state = client.portal.call(services.rooms.load, room)  # type: ignore[union-attr]
+            if game:
+                assert all('"legal_compact"' in "".join(seen[seat]) for seat in (0, 1, 2))
             for seat in SEATS:
                 _assert_nothing_hidden(
                     seat, "\n".join(seen[seat]), state.game.words, state.seed, tokens
@@ -97,6 +100,9 @@ def test_whole_games_never_leak_a_secret_to_another_seat(settings: Settings) -> 
                 token = tokens[seat] if seat is not None else None
                 rest = [
                     client.get(f"/api/rooms/{room}/state", headers=_auth(token)).text,
+                    client.get(
+                        f"/api/rooms/{room}/state?legal_form=compact", headers=_auth(token)
+                    ).text,
                     client.get(f"/api/rooms/{room}/events?after=0", headers=_auth(token)).text,
                 ]
                 _assert_nothing_hidden(seat, "\n".join(rest), state.game.words, state.seed, tokens)

@@ -174,6 +174,70 @@ def test_a_socket_hello_gets_the_missed_events_and_marks_its_seat_online(
         assert [s["online"] for s in seats] == [False, True]
 
 
+def test_sockets_of_one_seat_each_get_the_legal_form_their_hello_asked_for(
+    client: TestClient,
+) -> None:
+    room, tokens = _two_seat_game(client)
+    with (
+        client.websocket_connect(f"/api/rooms/{room}/ws") as listed,
+        client.websocket_connect(f"/api/rooms/{room}/ws") as compact,
+        client.websocket_connect(f"/api/rooms/{room}/ws") as other,
+    ):
+        listed.send_json({"type": "hello", "token": tokens[0]})
+        compact.send_json({"type": "hello", "token": tokens[0], "legal_form": "compact"})
+        other.send_json({"type": "hello", "token": tokens[1], "legal_form": "compact"})
+        hellos = [json.loads(receive_text(ws, "a hello")) for ws in (listed, compact, other)]
+        assert hellos[0]["to_act"] == [0] and hellos[0]["legal_moves"] == [
+            {"n": n} for n in (1, 2, 3)
+        ]
+        assert hellos[1]["legal_compact"] == {"form": "up_to", "most": 3, "for": ANY_WORD}
+        assert hellos[2]["legal_moves"] == [] and "legal_compact" not in hellos[2]
+        # seat 0 then seat 1 move: seat 0 is to act again, and its two sockets hear of it
+        seq = hellos[0]["seq"]
+        for seat in (0, 1):
+            moved = client.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": seq, "move": {"n": 1}},
+                headers=_auth(tokens[seat]),
+            )
+            assert moved.status_code == 200, moved.text
+            seq = moved.json()["seq"]
+
+        def newest(ws: Any, who: str) -> dict[str, Any]:
+            while True:
+                message = json.loads(receive_text(ws, who))
+                if message["type"] == "state" and message["seq"] == seq:
+                    return dict(message)
+
+        as_list, as_compact = newest(listed, "the listing socket"), newest(compact, "compact")
+        assert as_list["to_act"] == [0]
+        assert as_list["legal_moves"] == [{"n": 1}, {"n": 2}, {"n": 3}]
+        assert "legal_compact" not in as_list
+        assert as_compact.pop("legal_compact") == {"form": "up_to", "most": 3, "for": ANY_WORD}
+        assert {k: v for k, v in as_list.items() if k != "legal_moves"} == as_compact
+        # the REST state answers in the form asked for too
+        asked = client.get(
+            f"/api/rooms/{room}/state", params={"legal_form": "compact"}, headers=_auth(tokens[0])
+        ).json()
+        assert asked["legal_compact"]["most"] == 3 and "legal_moves" not in asked
+        refused = client.get(f"/api/rooms/{room}/state", params={"legal_form": "tiny"})
+        assert refused.status_code == 400, refused.text
+        assert "legal_form" in refused.json()["message"]
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0], "legal_form": "tiny"})
+        assert json.loads(receive_text(ws, "a bad hello"))["code"] == "hello_first"
+
+
+class _AnyWord(str):
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and other.startswith("secret")
+
+    __hash__ = str.__hash__
+
+
+ANY_WORD = _AnyWord()
+
+
 def test_a_seat_missing_from_the_presence_map_is_offline_and_a_bot_always_online(
     client: TestClient,
 ) -> None:
@@ -211,11 +275,53 @@ async def test_the_text_a_socket_gets_is_the_message_for_its_seat(settings: Sett
                 seen = [e for e in events if e.seq <= at.seq]
                 for seat in (None, 0, 1):
                     for cut in (None, 2):
-                        text = messages.text_for_seat(seat, seen, cut)
-                        assert json.loads(text) == json.loads(
-                            encode(messages.for_seat(seat, seen, cut))
-                        ), (game, at.seq, seat, cut)
-                        assert text == messages.text_for_seat(seat, seen, cut)
+                        for compact in (False, True):
+                            text = messages.text_for_seat(seat, seen, cut, compact)
+                            assert json.loads(text) == json.loads(
+                                encode(messages.for_seat(seat, seen, cut, compact))
+                            ), (game, at.seq, seat, cut, compact)
+                            assert text == messages.text_for_seat(seat, seen, cut, compact)
+    finally:
+        await svc.stop()
+
+
+async def test_the_compact_form_carries_the_same_moves_and_only_to_the_seat_to_act(
+    settings: Settings,
+) -> None:
+    """A socket that asks for the compact form gets ``legal_compact`` instead of
+    ``legal_moves`` when it may act, standing for the very same moves in the same order,
+    and the rest of the message unchanged; seats not to act, spectators and games
+    without a compact form get the usual ``legal_moves``."""
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        games = [("blokus", {"variant": "duo"}), ("blokus", {}), ("secret", {}), ("maedn", {})]
+        for game, options in games:
+            state, anna = await svc.rooms.create(game, 2, options, "Anna", 0, {}, RoomRules())
+            room = state.room.id
+            _, ben = await svc.rooms.claim(room, 1, "Ben", None)
+            tokens = [anna, ben]
+            state = await svc.rooms.start(room, anna, None)
+            for _ in range(4):
+                engine, acting = state.engine, state.engine.to_act(state.game)
+                messages = StateMessages(state, state.seat_records(), {})
+                for seat in (None, 0, 1):
+                    listed = messages.for_seat(seat, compact=False)
+                    compact = json.loads(messages.text_for_seat(seat, compact=True))
+                    assert compact == messages.for_seat(seat, compact=True)
+                    if seat in acting and game != "maedn":  # MÄDN has no compact form
+                        form = compact.pop("legal_compact")
+                        assert "legal_moves" not in compact
+                        assert engine.expand_compact(form) == listed.pop("legal_moves")
+                        assert compact == listed
+                    else:
+                        assert "legal_compact" not in compact
+                        assert compact == listed
+                        if seat not in acting:
+                            assert compact["legal_moves"] == []
+                seat = acting[0]
+                move = engine.legal_moves(state.game, seat)[0]
+                state = await svc.rooms.move(room, tokens[seat], state.seq, move)
     finally:
         await svc.stop()
 

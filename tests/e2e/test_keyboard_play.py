@@ -109,6 +109,17 @@ BLOKUS_MINE = "document.querySelector('.bk-status.your-turn')"
 
 def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> None:
     page = person()
+    # the page asks for the compact legal moves and plays from them
+    hellos: list[str] = []
+    compact: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda text: hellos.append(text) if '"hello"' in text else None)
+        ws.on(
+            "framereceived", lambda text: compact.append(text) if "legal_compact" in text else None
+        )
+
+    page.on("websocket", watch)
     create_room(page, "Anna", players=2, variant="duo", bots={1: "strong"}, game="blokus")
     start_by_keyboard(page)
     announce = page.locator(ANNOUNCE)
@@ -152,6 +163,8 @@ def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> Non
     else:
         raise AssertionError("the game did not end")
     assert moves >= 5, moves
+    assert hellos and all('"legal_form":"compact"' in hello for hello in hellos), hellos
+    assert len(compact) >= moves, "the turns' legal moves did not come in the compact form"
     # the end: the result heading has the keyboard, the region says who won
     expect(page.locator("#result-title")).to_be_focused()
     expect(announce).to_contain_text("Game over")

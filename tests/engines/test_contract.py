@@ -65,10 +65,16 @@ def play_random_game(
         json.dumps(moves)
         # the text a server sends is exactly these moves
         assert json.loads(engine.legal_moves_json(state, seat)) == moves
+        # and so is the compact form, where the engine has one, in the same order
+        compact = engine.legal_moves_compact(state, seat)
+        if compact is not None:
+            assert engine.expand_compact(json.loads(compact)) == moves
         for other in range(players):
             if other not in acting:
                 assert engine.legal_moves(state, other) == []
                 assert json.loads(engine.legal_moves_json(state, other)) == []
+                none = engine.legal_moves_compact(state, other)
+                assert none is None or engine.expand_compact(json.loads(none)) == []
         move = moves[pick(len(moves))]
         frozen = copy.deepcopy(engine.dump(state))
         after = engine.play(state, seat, move)
