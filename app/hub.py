@@ -173,6 +173,8 @@ class Hub:
         elif room_id in self._conns:
             seq = message.get("seq")
             if isinstance(seq, int) and not isinstance(seq, bool):
+                # another process's events come with its bell: the push needs no read
+                self.rooms.offer(room_id, message.get("events"))
                 self._mark(room_id, Push(seq=seq))
             elif message.get("presence"):
                 self._mark(room_id, Push(seq=0, presence=True))

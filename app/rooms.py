@@ -166,6 +166,31 @@ class Rooms:
             return cached
         return await self.load(room_id)
 
+    def offer(self, room_id: str, events: Any) -> bool:
+        """Events another process appended, as its doorbell carried them: folded into
+        the cached state when they follow on from it, so the push they ring for reads
+        nothing. Anything else (no cached state, a gap, a bell already heard, a bell
+        this process can't read) leaves the cache as it is, and the push loads from
+        the log. True when the cache took them."""
+        cached = self.cache.get(room_id)
+        if cached is None or not isinstance(events, list) or not events:
+            return False
+        try:
+            records = [store.event_from_bell(item) for item in events]
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("ignoring the events of a bell for room %s: %s", room_id, exc)
+            return False
+        seqs = [r.seq for r in records]
+        if seqs != list(range(cached.seq + 1, cached.seq + 1 + len(records))):
+            return False
+        try:
+            state = fold(cached, records)
+        except Exception:
+            log.exception("events of a bell for room %s did not fold; loading instead", room_id)
+            return False
+        self.cache.put(state, records)
+        return True
+
     async def seats(self, room_id: str) -> list[SeatRecord]:
         return (await self.load(room_id)).seat_records()
 
@@ -231,8 +256,11 @@ class Rooms:
             async with self.db.transaction() as session:
                 records, new_state = await write(session)
         self.cache.put(new_state, records)
+        # the bell carries the events: a process holding the state before them folds
+        # them in and pushes with no read of its own (``offer``)
+        bell = {"seq": new_state.seq, "events": [store.event_to_bell(r) for r in records]}
         try:
-            await self._publish(state.room.id, {"seq": new_state.seq})
+            await self._publish(state.room.id, bell)
         except Exception:
             # committed is committed: the bell is only a hint, and the catch-up heals it
             log.exception("doorbell for room %s at seq %s failed", state.room.id, new_state.seq)

@@ -12,7 +12,7 @@ import contextvars
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -397,6 +397,31 @@ def _event(row: Any) -> EventRecord:
         public=public,
         created_at=_utc(created_at) if created_at is not None else None,
     )
+
+
+def event_to_bell(event: EventRecord) -> dict[str, Any]:
+    """An event as the doorbell carries it to the other processes: all the log holds
+    of it (``data`` too, which no browser ever sees; the bell stays between servers)."""
+    at = event.created_at
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "data": event.data,
+        "public": event.public,
+        "at": at.isoformat() if at is not None else None,
+    }
+
+
+def event_from_bell(item: Mapping[str, Any]) -> EventRecord:
+    """The event a doorbell carried; ``ValueError`` (or ``KeyError``, ``TypeError``) for
+    anything not written by ``event_to_bell``."""
+    seq, kind, data, public, at = (item[k] for k in ("seq", "kind", "data", "public", "at"))
+    if not isinstance(seq, int) or not isinstance(kind, str):
+        raise ValueError(f"not an event: {item!r:.200}")
+    if not isinstance(data, dict) or not isinstance(public, dict):
+        raise ValueError(f"not an event: {item!r:.200}")
+    created_at = _utc(datetime.fromisoformat(at)) if at is not None else None
+    return EventRecord(seq=seq, kind=kind, data=data, public=public, created_at=created_at)
 
 
 async def events_after(

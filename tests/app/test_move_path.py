@@ -3,7 +3,8 @@
 A move on a cached room writes one INSERT and reads nothing back; the cache keeps
 each room's newest events for pushes; a refusal on an unchecked cache is checked
 against the log first; rooms without alerts skip the outbox; the in-process
-doorbell of a Redis process does not push twice.
+doorbell of a Redis process does not push twice; another process folds in the events
+a bell carries instead of reading them.
 """
 
 from __future__ import annotations
@@ -107,6 +108,51 @@ async def test_a_move_refused_on_a_stale_cache_is_judged_again_on_the_log(
         done = await second.rooms.move(room, tokens[other], moved.seq, {"n": 2})
         assert done.seq == moved.seq + 1
         assert (await first.rooms.load(room)).game == done.game
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+async def test_another_process_folds_the_events_its_bell_carries_and_reads_nothing(
+    settings: Any,
+) -> None:
+    """The bell of a move on process A carries the events; process B, holding the room
+    at the seq before, folds them in: the push on B reads nothing from the database,
+    and B's state and events are the ones the log reads back."""
+    first, second = Services.build(settings), Services.build(settings)
+    bells: list[dict[str, Any]] = []
+
+    async def heard(room_id: str, message: dict[str, Any]) -> None:
+        bells.append(message)
+
+    first.doorbell.listen(heard)
+    await first.start()
+    await second.start()
+    try:
+        state, tokens = await _started(first)
+        room = state.room.id
+        second.rooms.cache = RoomyCache()
+        await second.rooms.load(room)
+        for n in (1, 2, 3):
+            before = await first.rooms.load(room)
+            mover = before.engine.to_act(before.game)[0]
+            moved = await first.rooms.move(room, tokens[mover], before.seq, {"n": n})
+            bell = bells[-1]
+            assert bell["seq"] == moved.seq and [e["seq"] for e in bell["events"]] == [moved.seq]
+            with statements(second, room) as sent:
+                assert second.rooms.offer(room, bell["events"])
+                pushed = await second.rooms.at_least(room, moved.seq)
+                events = await second.rooms.events_upto(room, before.seq, moved.seq)
+            assert sent == [], sent
+            assert pushed.seq == moved.seq and pushed.game == moved.game
+            assert to_snapshot(pushed) == to_snapshot(moved)
+            assert events == await first.rooms.events(room, before.seq)
+        # a bell heard already, one with a gap and one nobody can read change nothing
+        assert not second.rooms.offer(room, bells[-1]["events"])
+        assert not second.rooms.offer(room, [{**bells[-1]["events"][0], "seq": moved.seq + 2}])
+        assert not second.rooms.offer(room, [{"seq": moved.seq + 1}])
+        assert not second.rooms.offer(room, "junk")
+        assert (await second.rooms.at_least(room, moved.seq)).seq == moved.seq
     finally:
         await first.stop()
         await second.stop()
