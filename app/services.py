@@ -56,7 +56,8 @@ class Services:
         redis = RedisLink(settings.redis_url) if settings.redis_url else None
         doorbell = make_doorbell(redis)
         presence = make_presence(redis)
-        db = Store(make_sessionmaker(engine), one_at_a_time=engine.dialect.name == "sqlite")
+        sqlite = engine.dialect.name == "sqlite"
+        db = Store(make_sessionmaker(engine), one_at_a_time=sqlite, group_writes=True)
         rooms = Rooms(db, doorbell.publish, settings.snapshot_every)
         hub = Hub(rooms, presence, doorbell, settings)
         duty = Duty(redis, duty_key(settings.effective_database_url))

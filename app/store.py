@@ -99,27 +99,35 @@ class Store:
     """
 
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], one_at_a_time: bool = False
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        one_at_a_time: bool = False,
+        group_writes: bool = False,
     ) -> None:
         self._sessions = sessions
         self._turn = asyncio.Lock() if one_at_a_time else None
+        self._group = one_at_a_time or group_writes
         self._queued: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def write(
         self, room_id: str, work: Callable[[AsyncSession], Coroutine[Any, Any, T]]
     ) -> T:
-        """``work`` in a transaction of its own, or on SQLite in one it shares.
+        """``work`` in a transaction it shares with the writes queued beside it (group
+        commit), or, unless the store groups writes, in one of its own.
 
-        SQLite commits one transaction at a time, each waiting for its turn. So a
-        write for ``room_id`` queues, and a writer runs all queued writes (one a room)
-        in one transaction: their event rows go in one statement, and one commit
-        makes them all durable (group commit). If any of them fails, none of that
-        transaction is kept, and each runs again alone: a lost race is then told to
-        the write that lost it (``Conflict``), and the others are kept. ``work`` runs
-        in its caller's context (context variables), and must be safe to run again.
+        A write for ``room_id`` queues, and one writer at a time runs all queued
+        writes (one a room) in one transaction: their event rows go in one statement,
+        and one commit makes them all durable. SQLite commits one transaction at a
+        time anyway; on PostgreSQL the writes that queue while a commit is flushed
+        share the next one, instead of each paying its own round trips and flush.
+        The rooms go in the order of their ids, so two processes' groups take their
+        locks in the same order. If any write fails, none of that transaction is
+        kept, and each runs again alone: a lost race is then told to the write that
+        lost it (``Conflict``), and the others are kept. ``work`` runs in its caller's
+        context (context variables), and must be safe to run again.
         """
-        if self._turn is None:
+        if not self._group:
             async with self.transaction() as session:
                 return await work(session)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -138,6 +146,7 @@ class Store:
                 (later if item.room_id in rooms else batch).append(item)
                 rooms.add(item.room_id)
             self._queued = later
+            batch.sort(key=lambda item: item.room_id)
             await self._write_batch(batch)
 
     async def _write_batch(self, batch: list[_Write]) -> None:
@@ -150,7 +159,7 @@ class Store:
                     for item in batch:
                         results.append(await item.run(session))
                     del session.info[_STAGED]
-                    await _insert_on_sqlite(await session.connection(), staged)
+                    await _insert_rows(await session.connection(), staged)
             except Exception:
                 log.info("a group of %d writes failed together; each goes alone", len(batch))
             else:
@@ -323,15 +332,19 @@ async def append_events(
     if staged is not None:  # a grouped write: the group inserts every row at once
         staged.extend(rows)
         return _records(first_seq, events, at)
-    connection = await session.connection()
     try:
-        if connection.dialect.name == "sqlite":
-            await _insert_on_sqlite(connection, rows)
-        else:
-            await connection.execute(insert(EVENTS), rows)
+        await _insert_rows(await session.connection(), rows)
     except (IntegrityError, sqlite3.IntegrityError) as exc:
         raise Conflict(f"seq {first_seq} of room {room_id} is taken") from exc
     return _records(first_seq, events, at)
+
+
+async def _insert_rows(connection: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Event rows in one statement: SQLite's through its driver, PostgreSQL's as Core."""
+    if connection.dialect.name == "sqlite":
+        await _insert_on_sqlite(connection, rows)
+    elif rows:
+        await connection.execute(insert(EVENTS), rows)
 
 
 def _records(

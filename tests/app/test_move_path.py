@@ -236,7 +236,7 @@ async def test_what_a_push_hands_on_equals_what_the_log_reads_back(services: Ser
 async def test_moves_of_many_rooms_at_once_are_all_kept_and_a_failing_one_alone_is_lost(
     services: Services,
 ) -> None:
-    """On SQLite concurrent appends share a commit (Store.write); a write that fails
+    """Concurrent appends share a commit (Store.write); a write that fails
     spoils only itself, and two moves racing in one room still end with one winner."""
     tables = [await _started(services) for _ in range(6)]
     doomed = tables[0][0].room.id
@@ -273,20 +273,18 @@ async def test_moves_of_many_rooms_at_once_are_all_kept_and_a_failing_one_alone_
         assert len(moves) == (0 if i == 0 else 1)
 
 
-async def test_on_sqlite_moves_of_several_rooms_share_one_insert_and_commit(
+async def test_moves_of_several_rooms_share_one_insert_and_commit(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if services.engine.dialect.name != "sqlite":
-        pytest.skip("PostgreSQL commits each move on its own connection, side by side")
     tables = [await _started(services) for _ in range(5)]
     inserts: list[int] = []
-    real = store_module._insert_on_sqlite
+    real = store_module._insert_rows
 
     async def counting(connection: Any, rows: list[dict[str, Any]]) -> None:
         inserts.append(len(rows))
         await real(connection, rows)
 
-    monkeypatch.setattr(store_module, "_insert_on_sqlite", counting)
+    monkeypatch.setattr(store_module, "_insert_rows", counting)
     results = await asyncio.gather(
         *(
             services.rooms.move(
