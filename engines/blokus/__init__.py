@@ -132,8 +132,9 @@ class BlokusEngine(Engine[State]):
         if seat not in rules.to_act(state):
             return head + b"]}"
         shape_of, anchors, heads = compact_texts(size)
+        anchor = anchors.__getitem__
         groups = [
-            heads[shape] + b",".join([anchors[pid] for pid in run]) + b"]}"
+            heads[shape] + b",".join(map(anchor, run)) + b"]}"
             for shape, run in groupby(rules.legal_placements(state), shape_of.__getitem__)
         ]
         return head + b",".join(groups) + b"]}"
