@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 RETRIES = 8
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+# the events a doorbell may carry to the other processes: the frequent ones, which hold
+# no secret (a game's start holds its seed, a seat's claim its token hash)
+BELL_CARRIES = frozenset({"move", "game_over", "chat"})
 # called inside the append's transaction with (session, state before, state after):
 # what must be written atomically with an event (an alert due, a deadline) goes here
 OnAppend = Callable[[Any, "RoomState", "RoomState"], Awaitable[None]]
@@ -256,9 +259,12 @@ class Rooms:
             async with self.db.transaction() as session:
                 records, new_state = await write(session)
         self.cache.put(new_state, records)
-        # the bell carries the events: a process holding the state before them folds
-        # them in and pushes with no read of its own (``offer``)
-        bell = {"seq": new_state.seq, "events": [store.event_to_bell(r) for r in records]}
+        # the bell of a move or chat carries its events: a process holding the state
+        # before them folds them in and pushes with no read of its own (``offer``);
+        # others (a game's seed, a seat's token hash) stay in the log
+        bell: dict[str, Any] = {"seq": new_state.seq}
+        if all(r.kind in BELL_CARRIES for r in records):
+            bell["events"] = [store.event_to_bell(r) for r in records]
         try:
             await self._publish(state.room.id, bell)
         except Exception:
