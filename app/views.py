@@ -116,8 +116,16 @@ class StateMessages:
         self.to_act: list[int] = engine.to_act(game) if game is not None else []
         self.result = engine.result(game) if game is not None else None
         self.room = room_info(state, seats, online, self.to_act)
+        self._views: dict[int | None, Any] = {}
         self._seats: dict[tuple[int | None, bool], tuple[Any, str, Any]] = {}
         self._texts: dict[tuple[int | None, bool], tuple[Any, tuple[str, bytes]]] = {}
+
+    def _view(self, seat: int | None) -> Any:
+        """The engine's view for ``seat``, worked out once whatever form its sockets ask."""
+        if seat not in self._views:
+            game = self.state.game
+            self._views[seat] = self.state.engine.view(game, seat) if game is not None else None
+        return self._views[seat]
 
     def _legal_text(self, seat: int | None, compact: bool) -> tuple[str, bytes]:
         """The field and JSON text of ``seat``'s legal moves: the engine's compact form
@@ -138,7 +146,7 @@ class StateMessages:
         if part is None:
             game = self.state.game
             engine = self.state.engine
-            view = engine.view(game, seat) if game is not None else None
+            view = self._view(seat)
             if compact:
                 field, text = self._legal_text(seat, compact)
                 part = (view, field, json.loads(text))
@@ -162,9 +170,7 @@ class StateMessages:
         key = (seat, compact)
         part = self._texts.get(key)
         if part is None:
-            game = self.state.game
-            view = self.state.engine.view(game, seat) if game is not None else None
-            part = self._texts[key] = (view, self._legal_text(seat, compact))
+            part = self._texts[key] = (self._view(seat), self._legal_text(seat, compact))
         view, (field, legal) = part
         try:
             message = self._message(seat, view, field, orjson.Fragment(legal), events, events_from)
