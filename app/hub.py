@@ -348,11 +348,14 @@ class Hub:
             return None
         try:
             hello = Hello.model_validate(data)
-        except ValidationError:
+        except ValidationError as exc:
+            wrong = exc.errors()[0]
+            where = ".".join(str(part) for part in wrong["loc"]) or "the message"
             await self._error(
                 ws,
                 "hello_first",
-                'The first message must be {"type": "hello", "token": ..., "since": ...}.',
+                'The first message must be {"type": "hello", "token": ..., "since": ...}'
+                f" ({where}: {wrong['msg']}).",
             )
             await ws.close(code=CLOSE_PROTOCOL)
             return None

@@ -225,7 +225,9 @@ def test_sockets_of_one_seat_each_get_the_legal_form_their_hello_asked_for(
         assert "legal_form" in refused.json()["message"]
     with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
         ws.send_json({"type": "hello", "token": tokens[0], "legal_form": "tiny"})
-        assert json.loads(receive_text(ws, "a bad hello"))["code"] == "hello_first"
+        refusal = json.loads(receive_text(ws, "a bad hello"))
+        assert refusal["code"] == "hello_first"
+        assert "legal_form" in refusal["message"] and "'list' or 'compact'" in refusal["message"]
 
 
 class _AnyWord(str):
