@@ -55,7 +55,7 @@ test("a compact legal-move form is expanded into the moves, in order", () => {
     size: 14,
     shapes: [
       { piece: "I1", cells: [[0, 0]], at: [0, 15] },
-      { piece: "L3", cells: [[0, 0], [1, 0], [1, 1]], at: [30] },
+      { piece: "V3", cells: [[0, 0], [1, 0], [1, 1]], at: [30] },
     ],
   };
   const msg = parseServerMessage(JSON.stringify({ type: "state", seq: 7, room, to_act: [0], events: [], legal_compact: compact }));
@@ -64,7 +64,7 @@ test("a compact legal-move form is expanded into the moves, in order", () => {
   assert.deepEqual(msg.legal_moves, [
     { piece: "I1", cells: [[0, 0]] },
     { piece: "I1", cells: [[1, 1]] },
-    { piece: "L3", cells: [[2, 2], [3, 2], [3, 3]] },
+    { piece: "V3", cells: [[2, 2], [3, 2], [3, 3]] },
   ]);
 });
 
