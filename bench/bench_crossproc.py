@@ -31,17 +31,17 @@ import platform
 import secrets
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import async_url
-from bench.common import figures, run_sql, say
+from bench.common import figures, say
+from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move
+from tests.pg import run_sql
 from tests.server import ServerProcess
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
@@ -49,7 +49,6 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 ROOMS = int(os.environ.get("ROOMS", "10"))
 MOVES = int(os.environ.get("MOVES", "30"))
 TIMEOUT_S = 10.0
-TABLE = {"game": "blokus", "players": 2, "options": {"variant": "duo"}}
 
 
 # -- a scratch database --------------------------------------------------------
@@ -70,50 +69,6 @@ async def scratch_database(url: str) -> tuple[str, str | None]:
 # -- the clients -----------------------------------------------------------------
 
 
-class Seat:
-    """One socket: keeps the newest state, wakes whoever waits for a seq or an ack."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.state: dict[str, Any] | None = None
-        self.waiting: list[tuple[int, asyncio.Future[float]]] = []
-        self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        async for raw in self.ws:
-            now = time.perf_counter()
-            message = json.loads(raw)
-            kind = message.get("type")
-            if kind == "state":
-                self.state = message
-                for seq, future in self.waiting:
-                    if message["seq"] >= seq and not future.done():
-                        future.set_result(now)
-                self.waiting = [(s, f) for s, f in self.waiting if not f.done()]
-            elif kind in ("ack", "error"):
-                reply = self.replies.pop(message.get("id", -1), None)
-                if reply is not None and not reply.done():
-                    reply.set_result(message)
-
-    def seq_reached(self, seq: int) -> asyncio.Future[float]:
-        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        if self.state is not None and self.state["seq"] >= seq:
-            future.set_result(time.perf_counter())
-        else:
-            self.waiting.append((seq, future))
-        return future
-
-    def reply(self, message_id: int) -> asyncio.Future[dict[str, Any]]:
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.replies[message_id] = future
-        return future
-
-    async def close(self) -> None:
-        await self.ws.close()
-        self.reader.cancel()
-
-
 class Room:
     def __init__(self, kind: str, seats: list[Seat]) -> None:
         self.kind = kind
@@ -130,53 +85,21 @@ class Room:
             self.done = True
             return None
         mover = state["to_act"][0]
-        me, other = self.seats[mover], self.seats[1 - mover]
-        mine = me.state
-        assert mine is not None and mine["legal_moves"], "the seat to act has no legal move"
         self.next_id += 1
-        target = mine["seq"] + 1
-        reply = me.reply(self.next_id)
-        theirs, own = other.seq_reached(target), me.seq_reached(target)
-        started = time.perf_counter()
-        await me.ws.send(
-            json.dumps(
-                {
-                    "type": "move",
-                    "seq": mine["seq"],
-                    "move": mine["legal_moves"][0],
-                    "id": self.next_id,
-                }
-            )
-        )
-        answer = await asyncio.wait_for(reply, TIMEOUT_S)
-        if answer["type"] == "error":
-            raise RuntimeError(f"move refused: {answer}")
-        arrived = await asyncio.wait_for(theirs, TIMEOUT_S)
-        await asyncio.wait_for(own, TIMEOUT_S)
+        me, other = self.seats[mover], self.seats[1 - mover]
+        try:
+            arrived, _ = await timed_move(me, other, self.next_id, TIMEOUT_S)
+        except MoveFailed as exc:
+            raise RuntimeError(f"move refused: {exc.args[0]}") from exc
         self.moves += 1
-        return (arrived - started) * 1000, mover
-
-
-async def open_seat(ws_url: str, room: str, token: str) -> Seat:
-    ws = await connect(f"{ws_url}/api/rooms/{room}/ws", max_size=2**24)
-    await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
-    seat = Seat(ws)
-    await asyncio.wait_for(seat.seq_reached(0), TIMEOUT_S)
-    return seat
+        return arrived, mover
 
 
 async def set_up(client: httpx.AsyncClient, kind: str, a: ServerProcess, b: ServerProcess) -> Room:
-    created = (await client.post("/api/rooms", json={**TABLE, "name": "Anna"})).raise_for_status()
-    room, first = created.json()["room"], created.json()["token"]
-    claimed = await client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})
-    second = claimed.raise_for_status().json()["token"]
-    started = await client.post(
-        f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {first}"}
-    )
-    started.raise_for_status()
+    room, (first, second) = await start_table(client)
     seats = [
-        await open_seat(a.ws_url, room, first),
-        await open_seat((b if kind == "cross" else a).ws_url, room, second),
+        await open_seat(a.ws_url, room, first, wait=TIMEOUT_S),
+        await open_seat((b if kind == "cross" else a).ws_url, room, second, wait=TIMEOUT_S),
     ]
     return Room(kind, seats)
 

@@ -10,8 +10,8 @@ each shows what the compact form alone changes. Both play the very same games: t
 compact form keeps the legal moves' order.
 
 The client is built not to be the bottleneck it measures: each seat keeps what its next
-move needs (seq, who is to act, the result, its first legal move) rather than the whole
-message, and the objects of the set-up are frozen out of the garbage collector's full
+move needs (seq, who is to act, the result, its first legal move; ``bench/table.py``)
+rather than the whole message, and the objects of the set-up are frozen out of the garbage collector's full
 passes before play, as the server freezes its own after start. Without both, on two
 cores the Python client spent more CPU per move than the server did.
 
@@ -31,18 +31,16 @@ import resource
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import figures, say  # noqa: E402
-from engines import ENGINES  # noqa: E402
+from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move  # noqa: E402
 from tests.server import ServerProcess  # noqa: E402
 
 MATCHES = int(os.environ.get("MATCHES", "60"))
@@ -51,7 +49,6 @@ CONCURRENCY = int(os.environ.get("CONCURRENCY", "30"))
 LEGAL_FORM = os.environ.get("LEGAL_FORM", "compact")
 SETUP_AT_ONCE = 10
 WAIT_S = 10.0
-BLOKUS = ENGINES["blokus"]
 
 
 def cpu_ms(pids: list[int]) -> float:
@@ -80,126 +77,25 @@ def server_pids(root: int) -> list[int]:
     return pids
 
 
-def first_move(message: dict[str, Any]) -> dict[str, Any] | None:
-    """The seat's first legal move, from whichever form the message carries."""
-    compact = message.get("legal_compact")
-    if compact is not None:
-        for group in compact["shapes"]:
-            if group["at"]:
-                top, left = divmod(group["at"][0], compact["size"])
-                cells = [[top + r, left + c] for r, c in group["cells"]]
-                return {"piece": group["piece"], "cells": cells}
-        return None
-    moves = message.get("legal_moves") or []
-    return moves[0] if moves else None
-
-
-@dataclass
-class Seat:
-    """One seat's socket: the newest state it holds, and who waits for what."""
-
-    ws: Any
-    state: dict[str, Any] | None = None
-    seq_waits: list[tuple[int, asyncio.Future[float]]] = field(default_factory=list)
-    replies: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
-    reader: asyncio.Task[None] | None = None
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def read(self) -> None:
-        async for raw in self.ws:
-            message = json.loads(raw)
-            kind = message.get("type")
-            if kind == "state":
-                # keep what the next move needs, not the whole message: the client's
-                # garbage collector then has little to walk (as a browser's would)
-                self.state = {
-                    "seq": message["seq"],
-                    "to_act": message["to_act"],
-                    "result": message["result"],
-                    "move": first_move(message),
-                }
-                self.ready.set()
-                now = time.perf_counter()
-                waiting = []
-                for seq, future in self.seq_waits:
-                    if message["seq"] >= seq:
-                        if not future.done():
-                            future.set_result(now)
-                    else:
-                        waiting.append((seq, future))
-                self.seq_waits = waiting
-            elif kind in ("ack", "error"):
-                reply = self.replies.pop(message.get("id"), None)
-                if reply is not None and not reply.done():
-                    reply.set_result(message)
-
-    def reaching(self, seq: int) -> asyncio.Future[float]:
-        """Done (with the time) once this seat holds a state at ``seq`` or later."""
-        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        if self.state is not None and self.state["seq"] >= seq:
-            future.set_result(time.perf_counter())
-        else:
-            self.seq_waits.append((seq, future))
-        return future
-
-
-async def open_room(http: httpx.AsyncClient, ws_base: str, n: int) -> list[Seat]:
-    made = await http.post(
-        "/api/rooms",
-        json={"game": "blokus", "players": 2, "options": {"variant": "duo"}, "name": f"a{n}"},
-    )
-    room, first = made.json()["room"], made.json()["token"]
-    second = (await http.post(f"/api/rooms/{room}/seats/1", json={"name": f"b{n}"})).json()
-    await http.post(
-        f"/api/rooms/{room}/start", json={}, headers={"Authorization": f"Bearer {first}"}
-    )
-    seats = []
-    for token in (first, second["token"]):
-        ws = await websockets.connect(f"{ws_base}/api/rooms/{room}/ws", max_size=2**24)
-        hello = {"type": "hello", "token": token, "since": None, "legal_form": LEGAL_FORM}
-        await ws.send(json.dumps(hello))
-        seat = Seat(ws)
-        seat.reader = asyncio.create_task(seat.read())
-        seats.append(seat)
-    for seat in seats:
-        await asyncio.wait_for(seat.ready.wait(), WAIT_S)
-    return seats
+async def open_room(http: httpx.AsyncClient, ws_url: str, n: int) -> list[Seat]:
+    room, tokens = await start_table(http, n)
+    return [await open_seat(ws_url, room, token, LEGAL_FORM, WAIT_S) for token in tokens]
 
 
 async def play(seats: list[Seat], out: dict[str, list[Any]]) -> None:
-    ref = 0
-    for _ in range(MOVES):
+    for ref in range(1, MOVES + 1):
         state = seats[0].state
         assert state is not None
         if state["result"] is not None or not state["to_act"]:
             return
         mover = state["to_act"][0]
-        me, other = seats[mover], seats[1 - mover]
-        mine = me.state
-        assert mine is not None
-        move = mine["move"]
-        if move is None:  # this seat's own state is not there yet
-            await asyncio.sleep(0.01)
-            continue
-        ref += 1
-        reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        me.replies[ref] = reply
-        target = mine["seq"] + 1
-        theirs, own = other.reaching(target), me.reaching(target)
-        sent = time.perf_counter()
-        await me.ws.send(json.dumps({"type": "move", "seq": mine["seq"], "move": move, "id": ref}))
         try:
-            answer = await asyncio.wait_for(reply, WAIT_S)
-            if answer["type"] == "error":
-                out["failures"].append(answer.get("code"))
-                return
-            arrived = await asyncio.wait_for(theirs, WAIT_S)
-            confirmed = await asyncio.wait_for(own, WAIT_S)
-        except TimeoutError:
-            out["failures"].append("timeout")
+            rtt, own = await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
+        except MoveFailed as exc:
+            out["failures"].append(exc.args[0])
             return
-        out["rtt"].append((arrived - sent) * 1000)
-        out["self"].append((confirmed - sent) * 1000)
+        out["rtt"].append(rtt)
+        out["self"].append(own)
 
 
 async def measure(server: ServerProcess) -> dict[str, Any]:
@@ -234,7 +130,7 @@ async def measure(server: ServerProcess) -> dict[str, Any]:
     client1 = usage.ru_utime + usage.ru_stime
     for seats in rooms:
         for seat in seats:
-            await seat.ws.close()
+            await seat.close()
     moves = len(out["rtt"])
     database = os.environ.get("DATABASE_URL", "")
     return {

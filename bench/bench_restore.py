@@ -54,7 +54,8 @@ from app.migrate import upgrade
 from app.rooms import RoomRules, Rooms
 from app.roomstate import RoomState
 from app.services import Services
-from bench.common import figures, run_sql, say
+from bench.common import figures, say
+from tests.pg import run_sql
 from tests.server import ServerProcess
 
 ROOMS = int(os.environ.get("ROOMS", "3"))

@@ -1,4 +1,5 @@
-"""What several bench scripts share: progress lines, percentiles, and SQL on PostgreSQL."""
+"""What several bench scripts share: progress lines and percentiles (scratch databases:
+``tests/pg.py``; a Blokus Duo table played over websockets: ``bench/table.py``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ import math
 import statistics
 import sys
 from typing import Any
-
-from app.config import async_url
 
 
 def say(text: str) -> None:
@@ -31,19 +30,3 @@ def figures(values: list[float]) -> dict[str, Any]:
         "p99": round(percentile(values, 0.99), 3),
         "max": round(max(values), 3),
     }
-
-
-def admin_dsn(url: str) -> str:
-    """asyncpg's own form of a SQLAlchemy PostgreSQL URL."""
-    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-async def run_sql(url: str, sql: str) -> None:
-    """One statement outside a transaction (CREATE / DROP DATABASE need that)."""
-    import asyncpg
-
-    conn = await asyncpg.connect(admin_dsn(url))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server
 
 settings.register_profile(
     "default",
@@ -20,6 +23,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    """A real SMTP server on a free local port that keeps every mail it is sent."""
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def receiver() -> Iterator[HttpReceiver]:
+    """A local HTTP server that records each push and webhook request."""
+    with http_receiver() as r:
+        yield r
 
 
 # what each variable's tests need, and how to get it on a developer's machine

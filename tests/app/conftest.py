@@ -19,26 +19,12 @@ from app.config import Settings, async_url
 from app.migrate import upgrade
 from app.services import Services
 from tests.app.secret_engine import install as install_secret_engine
-from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server
+from tests.pg import run_sql
 
 install_secret_engine()
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def _admin_dsn(url: str) -> str:
-    return async_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-async def _pg(sql: str, url: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(_admin_dsn(url))
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +38,7 @@ def postgres_url() -> Iterator[str | None]:
         return
     name = f"spieltisch_test_{os.getpid()}_{secrets.token_hex(3)}"
     try:
-        asyncio.run(_pg(f'CREATE DATABASE "{name}"', base))
+        asyncio.run(run_sql(base, f'CREATE DATABASE "{name}"'))
     except Exception as exc:  # pragma: no cover - depends on the machine
         if IN_CI:
             pytest.fail(f"PostgreSQL at TEST_DATABASE_URL is not reachable: {exc}")
@@ -61,7 +47,7 @@ def postgres_url() -> Iterator[str | None]:
     url = f"{head}/{name}"
     upgrade(url)
     yield url
-    asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base))
+    asyncio.run(run_sql(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(params=BACKENDS)
@@ -87,9 +73,9 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         pytest.skip("TEST_DATABASE_URL not set")
     head, _, session_db = pg.rpartition("/")
     name = f"{session_db}_{secrets.token_hex(3)}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"', pg))
+    asyncio.run(run_sql(pg, f'CREATE DATABASE "{name}"'))
     yield f"{head}/{name}"
-    asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', pg))
+    asyncio.run(run_sql(pg, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture
@@ -119,14 +105,31 @@ async def services(settings: Settings) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    """A real SMTP server on a free local port that keeps every mail it is sent."""
-    with smtp_server() as server:
-        yield server
+def redis_url() -> str:
+    """The Redis of ``TEST_REDIS_URL`` (CI sets it; with ``CI=true`` a missing one fails)."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        if IN_CI:
+            pytest.fail("CI=true but TEST_REDIS_URL is not set: the multi-process tests must run")
+        pytest.skip("TEST_REDIS_URL not set")
+    return url
 
 
 @pytest.fixture
-def receiver() -> Iterator[HttpReceiver]:
-    """A local HTTP server that records each push and webhook request."""
-    with http_receiver() as r:
-        yield r
+def pg_url(postgres_url: str | None) -> str:
+    """The session's PostgreSQL database, shared with other tests' rooms."""
+    if postgres_url is None:
+        pytest.skip("TEST_DATABASE_URL not set")
+    return postgres_url
+
+
+@pytest.fixture
+def fresh_pg(pg_url: str) -> Iterator[str]:
+    """An empty PostgreSQL database of this test's own."""
+    head, _, session_db = pg_url.rpartition("/")
+    name = f"{session_db}_m{secrets.token_hex(3)}"
+    asyncio.run(run_sql(pg_url, f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{head}/{name}"
+    finally:
+        asyncio.run(run_sql(pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

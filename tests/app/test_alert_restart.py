@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.app.alerting import advance, auth
+from tests.pg import admin_dsn
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
@@ -175,9 +176,7 @@ def test_two_processes_on_one_database_send_each_alert_once(
 async def _all_sent(url: str, rooms: list[str]) -> None:
     import asyncpg
 
-    from tests.app.conftest import _admin_dsn
-
-    conn = await asyncpg.connect(_admin_dsn(url))
+    conn = await asyncpg.connect(admin_dsn(url))
     try:
         rows = await conn.fetch(
             "SELECT status, count(*) AS n FROM alert_outbox WHERE room_id = ANY($1) GROUP BY status",

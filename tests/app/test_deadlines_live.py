@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -87,16 +86,6 @@ def test_a_deadline_that_passed_while_the_server_was_down_fires_on_start(
         assert info["seats"][seat]["stand_in"] == stand_in["bot"]
     finally:
         server.stop()
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true but TEST_REDIS_URL is not set: the multi-process tests must run")
-        pytest.skip("TEST_REDIS_URL not set")
-    return url
 
 
 def test_two_processes_on_one_postgres_fire_each_deadline_exactly_once(

@@ -8,7 +8,6 @@ Every socket receive has a timeout; nothing here depends on how fast the machine
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -35,23 +34,6 @@ QUICK = {
     # these clients play as fast as the machine goes: a budget they can't outrun
     "SEAT_BUDGET_MESSAGES": "1000000",
 }
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true but TEST_REDIS_URL is not set: the multi-process tests must run")
-        pytest.skip("TEST_REDIS_URL not set")
-    return url
-
-
-@pytest.fixture
-def pg_url(postgres_url: str | None) -> str:
-    if postgres_url is None:
-        pytest.skip("TEST_DATABASE_URL not set")
-    return postgres_url
 
 
 class Client:
@@ -355,30 +337,6 @@ def test_several_workers_are_refused_on_sqlite_and_without_redis(tmp_path: Path)
 
 
 # -- replicas migrating at once ------------------------------------------------------------
-
-
-@pytest.fixture
-def fresh_pg(pg_url: str) -> Iterator[str]:
-    """An empty PostgreSQL database of this test's own."""
-    import asyncpg
-
-    head, _, session_db = pg_url.rpartition("/")
-    name = f"{session_db}_m{os.getpid()}"
-    admin = pg_url.replace("postgresql+asyncpg://", "postgresql://", 1)
-
-    async def run(sql: str) -> None:
-        conn = await asyncpg.connect(admin)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{head}/{name}"
-    finally:
-        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def test_replicas_starting_together_migrate_one_after_another(

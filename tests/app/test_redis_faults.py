@@ -37,13 +37,6 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         redis.stop()
 
 
-@pytest.fixture
-def pg_url(postgres_url: str | None) -> str:
-    if postgres_url is None:
-        pytest.skip("TEST_DATABASE_URL not set")
-    return postgres_url
-
-
 def test_redis_down_and_back_moves_stay_answered_and_both_processes_catch_up(
     tmp_path: Path, pg_url: str, redis_server: RedisServer
 ) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -395,16 +394,6 @@ def test_bots_fill_seats_and_a_bots_only_game_runs_to_the_end(server: ServerProc
         if message["type"] == "state" and message["legal_moves"]:
             _play_one(anna)
     assert anna.state["room"]["status"] == "finished"
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true but TEST_REDIS_URL is not set: the multi-process tests must run")
-        pytest.skip("TEST_REDIS_URL not set")
-    return url
 
 
 def test_two_processes_share_rooms_through_the_database_and_redis(

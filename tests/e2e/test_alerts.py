@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.pushkeys import PushKeys
-from tests.receivers import HttpReceiver, SmtpServer, http_receiver, smtp_server, wait_for
+from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
@@ -48,18 +48,6 @@ FAKE_PUSH = """
   PushManager.prototype.getSubscription = async function () { return subscribed ? fake : null; };
 })();
 """
-
-
-@pytest.fixture
-def receiver() -> Iterator[HttpReceiver]:
-    with http_receiver() as r:
-        yield r
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
 
 
 @pytest.fixture
