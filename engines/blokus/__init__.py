@@ -125,7 +125,7 @@ class BlokusEngine(Engine[State]):
         """``{"form": "shapes", "size": n, "shapes": [{"piece", "cells", "at"}, ...]}``: each
         shape's cells once, counted from its top-left corner, and the board index
         ``row * n + col`` of that corner for every spot where it may go. The legal moves
-        come back in their usual order; early in a game this is about a sixth of the list.
+        come back in their usual order; early in a game this is about a third of the list.
         """
         size = state.layout.size
         head = b'{"form":"%s","size":%d,"shapes":[' % (COMPACT_FORM.encode(), size)
