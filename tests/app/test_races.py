@@ -14,6 +14,11 @@ waits for every socket to catch up, and then checks the room against its own log
 - every running game has someone in each seat and can be played to its end (the
   rematch rounds play theirs to the end on the server).
 
+Sockets ask for the plain or the compact legal moves at random. The same rounds run
+once more against two processes on one PostgreSQL database and Redis, each socket and
+each request going to either: pushes then cross through the doorbell, whose bells
+carry moves and chat for the other process to fold in.
+
 ``-m slow`` runs many more rounds of the same.
 """
 
@@ -63,22 +68,31 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+RACE_ENV = {"BOT_DELAY_MS": "0", "SEAT_BUDGET_MESSAGES": "100000", "ROOMS_PER_MINUTE": "100000"}
+
+
 @pytest.fixture
-def race_server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(
-        tmp_path / "data",
-        env={
-            "DATABASE_URL": database_url,
-            "BOT_DELAY_MS": "0",
-            "SEAT_BUDGET_MESSAGES": "100000",
-            "ROOMS_PER_MINUTE": "100000",
-        },
-    )
+def race_server(tmp_path: Path, database_url: str) -> Iterator[list[ServerProcess]]:
+    proc = ServerProcess(tmp_path / "data", env={"DATABASE_URL": database_url, **RACE_ENV})
     proc.start()
     try:
-        yield proc
+        yield [proc]
     finally:
         proc.stop()
+
+
+@pytest.fixture
+def race_pair(tmp_path: Path, fresh_pg: str, redis_url: str) -> Iterator[list[ServerProcess]]:
+    """Two processes on one PostgreSQL database of their own and one Redis."""
+    env = {"DATABASE_URL": fresh_pg, "REDIS_URL": redis_url, **RACE_ENV}
+    servers = [ServerProcess(tmp_path / name, env=env) for name in ("a", "b")]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
 
 
 class Socket:
@@ -95,10 +109,11 @@ class Socket:
 
     @classmethod
     async def open(
-        cls, server: ServerProcess, room: str, token: str | None, since: int | None
+        cls, server: ServerProcess, room: str, token: str | None, since: int | None, form: str
     ) -> Socket:
         ws = await connect(f"{server.ws_url}/api/rooms/{room}/ws", open_timeout=WAIT)
-        await ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
+        hello = {"type": "hello", "token": token, "since": since, "legal_form": form}
+        await ws.send(json.dumps(hello))
         return cls(ws, token, since)
 
     async def _read(self) -> None:
@@ -182,17 +197,29 @@ class Room:
 
 
 class Race:
-    """One server, one database reader, and the rounds played against them."""
+    """The servers (one, or two sharing the database), one database reader, and the
+    rounds played against them; every socket and request goes to any of the servers."""
 
-    def __init__(self, server: ServerProcess, http: httpx.AsyncClient, db: Store) -> None:
-        self.server = server
-        self.http = http
+    def __init__(
+        self, servers: list[ServerProcess], https: list[httpx.AsyncClient], db: Store
+    ) -> None:
+        self.servers = servers
+        self.https = https
         self.db = db
         self.rng = random.Random()
         self.finished: Room | None = None
         self.rounds = 0
 
     # -- REST ---------------------------------------------------------------
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        return self.rng.choice(self.https)
+
+    async def socket(self, room: Room, token: str | None, since: int | None = None) -> Socket:
+        server = self.rng.choice(self.servers)
+        form = self.rng.choice(["list", "compact"])
+        return await Socket.open(server, room.id, token, since, form)
 
     async def call(
         self, method: str, path: str, token: str | None = None, **kw: Any
@@ -236,9 +263,7 @@ class Race:
 
     async def watch(self, room: Room) -> None:
         """One socket per seated token and one for a spectator, all caught up."""
-        room.sockets = [
-            await Socket.open(self.server, room.id, token, None) for token in [*room.tokens, None]
-        ]
+        room.sockets = [await self.socket(room, token) for token in [*room.tokens, None]]
         for sock in room.sockets:
             await sock.hello_answer()
 
@@ -278,10 +303,7 @@ class Race:
         known = room.sockets[0].latest
         choices = [None, known["seq"], max(0, known["seq"] - 1)] if known else [None]
         fresh = await asyncio.gather(
-            *(
-                Socket.open(self.server, room.id, token, self.rng.choice(choices))
-                for token in [*room.tokens, None]
-            )
+            *(self.socket(room, token, self.rng.choice(choices)) for token in [*room.tokens, None])
         )
         room.sockets.extend(fresh)
         for sock in fresh:
@@ -343,7 +365,7 @@ class Race:
         # a claim may have seated Cleo after the sockets opened: she watches too
         for token in room.tokens:
             if room.socket_of(token) is None:
-                room.sockets.append(await Socket.open(self.server, room.id, token, None))
+                room.sockets.append(await self.socket(room, token))
         await self.check(room, pair)
         if "rematch" in pair:
             await self.play_to_end(room)
@@ -397,7 +419,10 @@ class Race:
                     assert message["view"] == _json(engine.view(state.game, seat)), (where, seq)
                     acting = engine.to_act(state.game)
                     legal = engine.legal_moves(state.game, seat) if seat in acting else []
-                    assert message["legal_moves"] == _json(legal), (where, seq)
+                    if "legal_compact" in message:
+                        assert engine.expand_compact(message["legal_compact"]) == legal, where
+                    else:
+                        assert message["legal_moves"] == _json(legal), (where, seq)
                 else:
                     assert message["view"] is None, where
                 assert all(e["seq"] <= seq for e in message["events"]), (
@@ -485,18 +510,23 @@ class Race:
 
 
 @contextlib.asynccontextmanager
-async def racing(server: ServerProcess) -> AsyncIterator[Race]:
-    settings = Settings(data_dir=server.data_dir, database_url=server.env["DATABASE_URL"])
+async def racing(servers: list[ServerProcess]) -> AsyncIterator[Race]:
+    first = servers[0]
+    settings = Settings(data_dir=first.data_dir, database_url=first.env["DATABASE_URL"])
     engine = make_engine(settings)
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as http:
-            yield Race(server, http, Store(make_sessionmaker(engine)))
+        async with contextlib.AsyncExitStack() as stack:
+            https = [
+                await stack.enter_async_context(httpx.AsyncClient(base_url=s.url, timeout=WAIT))
+                for s in servers
+            ]
+            yield Race(servers, https, Store(make_sessionmaker(engine)))
     finally:
         await engine.dispose()
 
 
-async def _run(server: ServerProcess, rounds: int) -> None:
-    async with racing(server) as race:
+async def _run(servers: list[ServerProcess], rounds: int) -> None:
+    async with racing(servers) as race:
         for _ in range(rounds):
             for pair in PAIRS:
                 for _ in range(AGAIN.get(pair, 1)):
@@ -505,11 +535,24 @@ async def _run(server: ServerProcess, rounds: int) -> None:
 
 
 async def test_every_pair_of_room_operations_keeps_seats_views_and_logs_right(
-    race_server: ServerProcess,
+    race_server: list[ServerProcess],
 ) -> None:
     await _run(race_server, rounds=2)
 
 
+async def test_every_pair_of_room_operations_across_two_processes(
+    race_pair: list[ServerProcess],
+) -> None:
+    await _run(race_pair, rounds=1)
+
+
 @pytest.mark.slow
-async def test_many_rounds_of_racing_room_operations(race_server: ServerProcess) -> None:
+async def test_many_rounds_of_racing_room_operations(race_server: list[ServerProcess]) -> None:
     await _run(race_server, rounds=10)
+
+
+@pytest.mark.slow
+async def test_many_rounds_of_racing_room_operations_across_two_processes(
+    race_pair: list[ServerProcess],
+) -> None:
+    await _run(race_pair, rounds=5)
