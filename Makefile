@@ -80,8 +80,9 @@ mutate: $(VENV)/.installed-dev
 bench: $(VENV)/.installed
 	@for script in bench/bench_*.py; do $(BIN)/python $$script; done
 
-# boardgame.io and this server side by side (../shared/bench), then the bench scripts;
-# raw output in bench/results/<time>/ (docs/benchmarks.md)
+# boardgame.io and this server side by side, then the bench scripts; PEER and COMPARE
+# name the peer and the yardstick, kept outside this repository; raw output in
+# bench/results/<time>/ (docs/benchmarks.md)
 bench-peer: $(VENV)/.installed
 	bash bench/side_by_side.sh
 

@@ -1,4 +1,4 @@
-"""REST routes: thin adapters from HTTP to the room use cases (paths fixed by DESIGN.md)."""
+"""REST routes: thin adapters from HTTP to the room use cases (paths fixed, docs/protocol.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Moves under load, as the browser plays them: the figure issue 11 compares with the peer.
 
-Measures what ``../shared/bench/s1/load.py`` measures (two-seat Blokus Duo rooms, both
+Measures what the shared yardstick's ``load.py`` measures (two-seat Blokus Duo rooms, both
 seats connected by websocket, every seat playing its first legal move, ``CONCURRENCY``
 rooms at once; a move's round trip runs from the mover's send until the *other* seat
 holds a state with the new seq), but speaks the protocol as the browser does: its hello

@@ -1,9 +1,9 @@
 """How games of M end: a property run over random and bot games; prints JSON lines.
 
 For each player count and each kind of table (every seat random, every seat the
-strong bot) it plays games to the end and counts the end reasons of DECISIONS.md
-"End": final scoring (a), empty hands (b), all passed (c), a jammed table (d) and
-the ten-round termination guard, with how many cards were left in the pile.
+strong bot) it plays games to the end and counts the end reasons of docs/rules.md
+M-16 to M-20: final scoring (a), empty hands (b), all passed (c), a jammed table (d)
+and the ten-round termination guard, with how many cards were left in the pile.
 
 Usage: ``python bench/bench_m_ends.py [--random N] [--strong N]``.
 """

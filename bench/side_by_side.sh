@@ -2,19 +2,22 @@
 # Issue 11's measurements in one go, one after the other (run it on a quiet machine):
 # boardgame.io beside this server as the browser speaks to it (bench/compare_peer.sh,
 # compact legal moves) at K=30 and K=1 on SQLite, at K=30 on PostgreSQL (one process,
-# then WORKERS=2 with Redis); the shared yardstick as it is (../shared/bench/s1/
-# compare.sh, the plain list) on SQLite and PostgreSQL; then this project's own bench
-# scripts. Raw output goes to bench/results/<UTC date-time>/, one file a run.
-#   bash bench/side_by_side.sh
+# then WORKERS=2 with Redis); the shared yardstick as it is (its own compare.sh, the
+# plain list) on SQLite and PostgreSQL; then this project's own bench scripts. Raw
+# output goes to bench/results/<UTC date-time>/, one file a run. The peer and the
+# yardstick are not part of this repository: PEER names the peer's directory (for
+# bench/compare_peer.sh) and COMPARE the yardstick's compare.sh.
+#   PEER=… COMPARE=… bash bench/side_by_side.sh
 # PG (a PostgreSQL server URL without database, default the local one) and REDIS_URL
 # may be set; a scratch database bench_s1 is made (and replaced) on it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+COMPARE=${COMPARE:-}
+[ -n "${PEER:-}" ] && [ -f "$COMPARE" ] || { echo "set PEER (the boardgame.io peer's directory) and COMPARE (the yardstick's compare.sh)"; exit 2; }
 OUT=bench/results/$(date -u +%Y-%m-%dT%H%M)
 mkdir -p "$OUT"
 PG=${PG:-postgresql+asyncpg://postgres@127.0.0.1:5432}
 REDIS=${REDIS_URL:-redis://127.0.0.1:6379/5}
-COMPARE=../shared/bench/s1/compare.sh
 note() { echo "== $* ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$OUT/run.log"; }
 fresh() {
   local host=${PG#*://}

@@ -1,7 +1,7 @@
 """A tiny deterministic PRNG whose whole state is one integer.
 
 Engines keep that integer inside their game state, so a state can be dumped,
-loaded and replayed bit for bit. SplitMix64: fast, well distributed, and
+loaded and replayed bit for bit (docs/rules.md ALL-5). SplitMix64: fast, well distributed, and
 trivially serialisable; not for anything that needs secrecy.
 """
 

@@ -3,7 +3,8 @@
 The rules live in ``rules`` (fast, in placement ids), the pieces and placement
 tables in ``pieces``, what a seat sees in ``view``, the bots in ``bots``. Blokus
 has no chance and nothing hidden, so the game seed is not kept in the state
-(DESIGN.md: the seed never reaches a view; here it never reaches the state).
+(docs/rules.md ALL-5 and BLOKUS-13: the seed never reaches a view; here it never
+reaches the state).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The 21 Blokus pieces, their 91 fixed orientations, and every placement per board.
 
-DECISIONS.md, Blokus: each colour has 21 pieces named I1 I2 I3 V3 I4 L4 T4 O4 Z4 F
-I5 L5 N P T5 U V5 W X Y Z5 (1 monomino, 1 domino, 2 trominoes, 5 tetrominoes,
-12 pentominoes; 89 squares), with 91 fixed orientations in all.
+docs/rules.md BLOKUS-2: each colour has 21 pieces named I1 I2 I3 V3 I4 L4 T4 O4 Z4
+F I5 L5 N P T5 U V5 W X Y Z5 (1 monomino, 1 domino, 2 trominoes, 5 tetrominoes,
+12 pentominoes; 89 squares), which may be turned and flipped: 91 fixed
+orientations in all.
 
 Following Pentobi, every placement of every orientation on a board is computed once
 per board size (``placements(size)``, cached) and carries integer bitmasks: its

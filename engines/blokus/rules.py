@@ -1,15 +1,17 @@
 """Blokus positions and transitions: who moves, which placements are legal, placing.
 
-The rules (DECISIONS.md, Blokus):
+The rules (docs/rules.md BLOKUS-1 to BLOKUS-13):
 
-- Colours move in a fixed order: blue, yellow, red, green (Duo: purple, orange).
+- Colours move in a fixed order: blue, yellow, red, green; in Duo purple, orange
+  (BLOKUS-1, BLOKUS-12).
 - A colour's first piece covers its start point: classic corners blue (0,0),
   yellow (0,19), red (19,19), green (19,0); Duo (4,4) purple, (9,9) orange. With
-  "free corners" it covers any start point nobody has covered yet.
+  "free corners" it covers any start point nobody has covered yet (BLOKUS-3,
+  BLOKUS-4).
 - Every later piece touches its own colour at a corner and never along an edge;
-  other colours don't matter. Pieces never overlap.
+  other colours don't matter. Pieces never overlap (BLOKUS-5).
 - A colour that cannot place is out for the rest of the game and is skipped (there
-  is no pass move); the game is over when no colour can place.
+  is no pass move); the game is over when no colour can place (BLOKUS-6, BLOKUS-7).
 
 This module is the fast core, in placement ids (see ``pieces.Placements``): per
 colour the state keeps ``occupied`` (its cells), ``forbidden`` (every occupied cell,
@@ -51,9 +53,9 @@ class Layout:
 
 
 LAYOUTS: dict[str, Layout] = {
-    # DECISIONS.md, Blokus: "Start corners (default)".
+    # docs/rules.md BLOKUS-1 and BLOKUS-3.
     "classic": Layout(20, ("blue", "yellow", "red", "green"), ((0, 0), (0, 19), (19, 19), (19, 0))),
-    # DECISIONS.md, Blokus: "Duo (option)".
+    # docs/rules.md BLOKUS-12.
     "duo": Layout(14, ("purple", "orange"), ((4, 4), (9, 9))),
 }
 GREEN = 3  # the shared colour of a three-player classic game
@@ -193,7 +195,7 @@ def place(state: State, pid: int) -> State:
     """The colour to move places ``pid`` (assumed legal); blocked colours drop out.
 
     The turn passes to the next colour in order that can still place: a blocked
-    colour is skipped without a move (DECISIONS.md, Blokus: "Placement").
+    colour is skipped without a move (docs/rules.md BLOKUS-6).
     """
     colour = state.turn
     assert colour is not None, "place() after the game is over"
@@ -242,7 +244,7 @@ def controller(state: State, colour: int) -> int:
 
     Four players or Duo: one colour each. Two players: seat 0 blue + red, seat 1
     yellow + green. Three players: green's k-th piece (k = 0, 1, …) is placed by
-    seat k mod 3 (DECISIONS.md, Blokus: "2 players", "3 players").
+    seat k mod 3 (docs/rules.md BLOKUS-9 to BLOKUS-12).
     """
     if state.variant == "duo" or state.players == 4:
         return colour
@@ -254,7 +256,8 @@ def controller(state: State, colour: int) -> int:
 
 
 def owned_colours(state: State, seat: int) -> list[int]:
-    """The colours whose score counts for ``seat`` (the shared green counts for none)."""
+    """The colours whose score counts for ``seat`` (the shared green counts for none;
+    docs/rules.md BLOKUS-10, BLOKUS-11)."""
     if state.variant == "classic" and state.players == 2:
         return [seat, seat + 2]
     return [seat]
@@ -278,7 +281,7 @@ def colour_score(pieces_placed: list[int] | tuple[int, ...]) -> int:
     """A colour's score from the pieces it placed, in order.
 
     Minus 1 per square left; +15 when all 21 are placed; +5 more when the last one
-    placed was the monomino I1 (DECISIONS.md, Blokus: "Score per colour").
+    placed was the monomino I1 (docs/rules.md BLOKUS-8).
     """
     left = ALL_PIECES_SQUARES - sum(PIECE_SIZES[piece] for piece in pieces_placed)
     if len(set(pieces_placed)) < len(PIECE_SIZES):

@@ -1,7 +1,8 @@
 """What a seat sees of a Blokus game: the only code deciding what leaves the server.
 
 Nothing in Blokus is hidden, so every seat and spectators get the same facts; only
-``"you"`` differs. The game seed is not part of the state and never appears here.
+``"you"`` differs. The game seed is not part of the state and never appears here
+(docs/rules.md BLOKUS-13).
 
 ``view(state, seat)`` returns exactly these keys::
 
@@ -131,11 +132,11 @@ def _owners(state: State) -> list[int | None]:
 
 
 def result(state: State) -> JSON | None:
-    """Scores and ranks per seat once no colour can place; equal scores share a rank.
+    """Scores and ranks per seat once no colour can place; equal scores share a rank
+    (docs/rules.md ALL-4).
 
-    ``"colours"`` adds each colour's own score (DECISIONS.md, Blokus: "Score per
-    colour", "2 players", "3 players": the shared green is listed but scores for
-    no seat).
+    ``"colours"`` adds each colour's own score (docs/rules.md BLOKUS-8, BLOKUS-10,
+    BLOKUS-11: the shared green is listed but scores for no seat).
     """
     if state.turn is not None:
         return None

@@ -1,7 +1,7 @@
-"""The cards of M, as data (DECISIONS.md "Deck (data)").
+"""The cards of M, as data (docs/rules.md M-1).
 
 RECONSTRUCTION: no published source lists the deck card by card. The table here
-follows DECISIONS.md "Deck (data)": 90 cards, five colours of 18; per colour two
+follows docs/rules.md M-1: 90 cards, five colours of 18; per colour two
 0-cards without a symbol and four symbols at 10, 20, 30 and 40, each colour lacking
 one of the five symbols. Correct it here, and only here, if a better source turns up.
 
@@ -18,7 +18,7 @@ COLOURS: tuple[str, ...] = ("blue", "brown", "red", "green", "yellow")
 SYMBOLS: tuple[str, ...] = ("cube", "triangle", "moebius", "circle", "cross")
 VALUES: tuple[int, ...] = (10, 20, 30, 40)
 
-# RECONSTRUCTION (DECISIONS.md "Deck (data)"): the one symbol each colour lacks.
+# RECONSTRUCTION (docs/rules.md M-1): the one symbol each colour lacks.
 MISSING_SYMBOL: dict[str, str] = {
     "blue": "moebius",
     "brown": "circle",
@@ -27,14 +27,14 @@ MISSING_SYMBOL: dict[str, str] = {
     "yellow": "triangle",
 }
 
-# Cards kept per player count: 30 + 10·N, the rulebook's table (DECISIONS.md "Setup").
+# Cards kept per player count: 30 + 10·N, the rulebook's table (docs/rules.md M-3).
 KEEP: dict[int, int] = {2: 50, 3: 60, 4: 70, 5: 80, 6: 90}
 
 TOKENS_EACH = 6
 HAND_SIZE = 4
 BOX = 6
 
-# DECISIONS.md "Setup": the start M, five face-up cards touching only at corners.
+# docs/rules.md M-4: the start M, five face-up cards touching only at corners.
 START_CELLS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 2), (0, 3), (1, 4))
 
 

@@ -1,4 +1,4 @@
-"""The four moves of M, read from JSON (DESIGN.md's move table).
+"""The four moves of M, read from JSON (docs/protocol.md, "The moves of each game").
 
 ``parse`` only checks shape: a move that is not a move of M at all (not an object,
 an unknown type, an unknown card id, coordinates that are not two integers) is

@@ -1,8 +1,9 @@
 """The rules of M: setup, placing, tokens, passing, scoring phases, the end.
 
-Every item here follows the rulebook (``shared/rules/m.en.txt``) as settled by the
-M part of DECISIONS.md; each function names the item it implements. Functions take
-a ``State`` and return a new one; parsed moves come from ``engines.m.moves``.
+Every rule here is the M rulebook as docs/rules.md M-1 to M-22 settle it (with
+ALL-1 to ALL-5 for every game); each function names the items it implements.
+Functions take a ``State`` and return a new one; parsed moves come from
+``engines.m.moves``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from engines.prng import seed_state, shuffled
 
 
 def new_game(players: int, seed: int) -> State:
-    """DECISIONS.md "Setup": keep 30 + 10·N cards for N players (removed unseen), lay
-    the start M face up, deal four cards each, six tokens each; seat 0 begins.
+    """docs/rules.md M-3: keep 30 + 10·N cards for N players (removed unseen), lay
+    the start M face up (M-4), deal four cards each, six tokens each; seat 0 begins
+    (ALL-3). The shuffle comes from the seed (ALL-5).
 
     The count kept is the rulebook's table (50/60/70/80/90), see ``cards.KEEP``.
     """
@@ -56,7 +58,7 @@ def to_act(state: State) -> list[int]:
 
 
 def placements(state: State, seat: int) -> list[tuple[int, Cell]]:
-    """Every (card, cell) ``seat`` may place: DECISIONS.md "Matching" and "6x6 limit".
+    """Every (card, cell) ``seat`` may place: docs/rules.md M-2 and M-5.
 
     A cell qualifies when it is empty, orthogonally next to a card, keeps the table
     within 6x6, and the card matches each orthogonal neighbour.
@@ -108,10 +110,10 @@ def _check_place(state: State, seat: int, card: int, cell: Cell) -> None:
 
 
 def pay(tokens: tuple[int, ...], placer: int, owed: int) -> tuple[tuple[int, ...], list[int]]:
-    """DECISIONS.md "Tokens for placing": ``owed`` tokens go to the placer, first from
+    """docs/rules.md M-6: ``owed`` tokens go to the placer, first from
     the player on the right, then from that player's right, never from the placer;
     what nobody can pay is lost. Returns the new tokens and what each seat paid.
-    A player with an empty hand pays and receives like anyone (DECISIONS.md "Empty hands").
+    A player with an empty hand pays and receives like anyone (docs/rules.md M-15).
     """
     n = len(tokens)
     after = list(tokens)
@@ -129,7 +131,7 @@ def pay(tokens: tuple[int, ...], placer: int, owed: int) -> tuple[tuple[int, ...
 
 
 def qualifying_lines(grid: dict[Cell, int], cell: Cell) -> tuple[str, ...]:
-    """DECISIONS.md "Scoring trigger": the lines through the placed card whose run has
+    """docs/rules.md M-9: the lines through the placed card whose run has
     5 or 6 cards and in which the card shares two characteristics with a neighbour.
     """
     card = grid[cell]
@@ -146,7 +148,8 @@ def qualifying_lines(grid: dict[Cell, int], cell: Cell) -> tuple[str, ...]:
 
 
 def _place(state: State, seat: int, card: int, cell: Cell) -> State:
-    """DECISIONS.md "Turn order": place, collect tokens, then maybe a scoring phase."""
+    """docs/rules.md M-14: place, collect tokens, then maybe a scoring phase; the
+    placer chooses the line when both qualify (M-10)."""
     _check_place(state, seat, card, cell)
     grid = dict(state.grid)
     grid[cell] = card
@@ -173,7 +176,7 @@ def _place(state: State, seat: int, card: int, cell: Cell) -> State:
 
 
 def takeable(state: State) -> list[Cell]:
-    """DECISIONS.md "Scoring phase": the run cells whose card may be taken now — none
+    """docs/rules.md M-12: the run cells whose card may be taken now — none
     once a single card is left, and never one whose removal splits the table into
     groups (orthogonal or diagonal contact).
     """
@@ -183,8 +186,9 @@ def takeable(state: State) -> list[Cell]:
 
 
 def _start_scoring(state: State, line: str) -> State:
-    """DECISIONS.md "Scoring phase": the placer takes first, then the players to the
-    left, each in turn, an empty hand or not (DECISIONS.md "Empty hands")."""
+    """docs/rules.md M-11: the placer takes first, then the players to the left,
+    each in turn, an empty hand or not (M-15). A phase with nothing to take is over
+    at once (M-13)."""
     assert state.last is not None
     run = tuple(table.run(state.grid, state.last, line))
     scoring = replace(state, phase="take", lines=(), line=line, run=run, taker=state.turn)
@@ -194,7 +198,7 @@ def _start_scoring(state: State, line: str) -> State:
 
 
 def _take(state: State, seat: int, card: int) -> State:
-    """DECISIONS.md "Scoring phase": the taker moves a card of the run into their
+    """docs/rules.md M-11 and M-13: the taker moves a card of the run into their
     collection; the phase goes on with the next player to the left, or ends (the
     placer draws, play goes on) once one card of the run is left or none may go.
     """
@@ -229,9 +233,9 @@ def _take(state: State, seat: int, card: int) -> State:
 
 
 def _pass(state: State, seat: int, swap: int | None) -> State:
-    """DECISIONS.md "Passing": forced when nothing can be placed, otherwise only with a
-    token; one token (if any) goes to the right; with cards in the pile the passer may
-    put a hand card face down under it and draw the top card.
+    """docs/rules.md M-7 and M-8: forced when nothing can be placed, otherwise only
+    with a token; one token (if any) goes to the right; with cards in the pile the
+    passer may put a hand card face down under it and draw the top card.
     """
     if state.tokens[seat] == 0 and can_place(state, seat):
         raise _refuse(
@@ -256,7 +260,7 @@ def _pass(state: State, seat: int, swap: int | None) -> State:
 
 
 def _end_turn(state: State, scored: bool, **changes: Any) -> State:
-    """DECISIONS.md "Turn order" and "End" (a): after a placement (and its scoring
+    """docs/rules.md M-14 and M-16: after a placement (and its scoring
     phase) the placer draws if the pile has a card; a scoring phase completed with
     the pile already empty ends the game.
 
@@ -275,12 +279,12 @@ def _end_turn(state: State, scored: bool, **changes: Any) -> State:
 
 
 GUARD_ROUNDS = 10
-"""DECISIONS.md "End", termination guard: full rounds without a placement, counted
+"""docs/rules.md M-20, the termination guard: full rounds without a placement, counted
 over the players holding cards, after which the game ends in any case."""
 
 
 def jammed(state: State) -> bool:
-    """DECISIONS.md "End" (d): no card still in play — in a hand or in the pile — fits
+    """docs/rules.md M-19: no card still in play — in a hand or in the pile — fits
     on any open cell of the table, so no placement can ever happen again.
 
     Removed and collected cards are out of play. Checked after every turn.
@@ -295,7 +299,7 @@ def jammed(state: State) -> bool:
 
 
 def _advance(state: State, **changes: Any) -> State:
-    """DECISIONS.md "Empty hands" and "End" (b), (c), (d) and the termination guard:
+    """docs/rules.md M-15, M-17, M-18, M-19 and M-20 (the termination guard):
     pass the turn to the next player on the left who holds cards, unless the game is
     over.
 

@@ -1,4 +1,4 @@
-"""Final scores (DECISIONS.md "Score").
+"""Final scores (docs/rules.md M-21).
 
 10 points per token, plus the collected cards of the two colours that give the
 best total, minus the collected cards of every other colour. The player does not
@@ -32,7 +32,7 @@ def best_colours(totals: dict[str, int]) -> list[str]:
 
 
 def score(tokens: int, collection: Iterable[int]) -> int:
-    """The final score of one seat (DECISIONS.md "Score")."""
+    """The final score of one seat (docs/rules.md M-21)."""
     totals = colour_totals(collection)
     best = best_colours(totals)
     cards = sum(value if colour in best else -value for colour, value in totals.items())

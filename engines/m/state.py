@@ -17,6 +17,7 @@ from engines.m.table import Cell, holding, open_cells
 
 PHASES = ("play", "line", "take", "over")
 LINES = ("row", "col")
+# The ends of docs/rules.md M-16 to M-20, in that order.
 END_REASONS = ("final_scoring", "hands_empty", "all_passed", "jammed", "guard")
 # Version 1 of the rules ended a game after two idle rounds; its snapshots still load.
 LEGACY_END_REASONS = ("stalled",)

@@ -1,7 +1,7 @@
 """Geometry of the cards on the table: neighbours, the 6x6 box, runs, connectivity.
 
 The table is a mapping ``(row, col) -> card index``. Coordinates are absolute and
-may go negative (DESIGN.md); nothing here knows about seats, hands or tokens.
+may go negative (docs/rules.md M-4); nothing here knows about seats, hands or tokens.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def bounds(cells: Iterable[Cell]) -> tuple[int, int, int, int]:
 
 
 def fits(box: tuple[int, int, int, int], cell: Cell) -> bool:
-    """Whether the box grown to take in ``cell`` stays within 6x6 (DECISIONS.md "6x6 limit")."""
+    """Whether the box grown to take in ``cell`` stays within 6x6 (docs/rules.md M-5)."""
     top, left, bottom, right = box
     r, c = cell
     return max(bottom, r) - min(top, r) < BOX and max(right, c) - min(left, c) < BOX

@@ -1,6 +1,6 @@
 """What a seat of M may see: the only code that decides what leaves the server.
 
-Hidden in M: the other hands (only their sizes show), the order of the draw pile
+Hidden in M (docs/rules.md M-22): the other hands (only their sizes show), the order of the draw pile
 (only its size), the cards removed at setup (only how many), and the PRNG state.
 Everything else — table, tokens, collections — lies face up on the real table.
 
@@ -70,7 +70,7 @@ def _card(card: int) -> dict[str, object]:
 
 
 def result(state: State) -> JSON | None:
-    """Scores and shared ranks once the game is over (DECISIONS.md "Score")."""
+    """Scores and shared ranks once the game is over (docs/rules.md M-21, ALL-4)."""
     if state.phase != "over":
         return None
     scores = [score(state.tokens[s], state.collections[s]) for s in range(state.players)]
@@ -104,8 +104,8 @@ def _choice(state: State) -> JSON | None:
 
 
 def _tokens(tokens: tuple[int, ...], placer: int, owed: int) -> JSON:
-    """Who pays ``placer`` what for a placement owing ``owed`` tokens (DECISIONS.md
-    "Tokens for placing"); shared by the view's ``pays`` and the log."""
+    """Who pays ``placer`` what for a placement owing ``owed`` tokens
+    (docs/rules.md M-6); shared by the view's ``pays`` and the log."""
     _, paid = pay(tokens, placer, owed)
     return {
         "owed": owed,
@@ -118,7 +118,7 @@ def _tokens(tokens: tuple[int, ...], placer: int, owed: int) -> JSON:
 def _pays(state: State, seat: int | None) -> list[JSON] | None:
     """For each open cell, what a card placed there now would pay ``seat``.
 
-    DECISIONS.md "Tokens for placing": k orthogonal neighbours owe k-1 tokens, so the
+    docs/rules.md M-6: k orthogonal neighbours owe k-1 tokens, so the
     payment depends on the cell and the (public) tokens, never on the card or on
     anything hidden. The browser holds no rules, so the server says it.
     """

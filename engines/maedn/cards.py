@@ -1,13 +1,13 @@
 """The cards of Mensch ärgere Dich nicht: Das Kartenspiel, as data.
 
-Two decks (DECISIONS.md, MÄDN "Cards"):
+Two decks (docs/rules.md MAEDN-1):
 
 * figures 1-40, laid out in the middle of the table; 1-10 exist twice with three
   or four players and once with two, 11-40 always once;
 * 130 dice cards: 22 each of 1-4 and 21 each of 5-6.
 
-The stars printed on figures are a reconstruction (DECISIONS.md, MÄDN "Stars
-(data)"): no published source lists them, so they live in this one table and can
+The stars printed on figures are a reconstruction (docs/rules.md MAEDN-2): no
+published source lists them, so they live in this one table and can
 be corrected here without touching the rules. Both copies of a duplicated figure
 carry the same stars, which is why a figure is identified by its number alone.
 """
@@ -28,14 +28,14 @@ DICE_COUNTS = MappingProxyType({1: 22, 2: 22, 3: 22, 4: 22, 5: 21, 6: 21})
 
 DICE_TOTAL = sum(DICE_COUNTS.values())
 
-# Reconstruction (DECISIONS.md, MÄDN "Stars (data)"): correct values here only.
+# Reconstruction (docs/rules.md MAEDN-2): correct values here only.
 STARS = MappingProxyType(
     {5: 1, 10: 1, 15: 1, 20: 1, 25: 1, 30: 1, 35: 1, 36: 1, 37: 1, 38: 2, 39: 3}
 )
 """Stars on a figure by number; figures not listed carry none."""
 
 TARGETS = MappingProxyType({2: 40, 3: 35, 4: 30})
-"""Points that win at once, by player count (DECISIONS.md, MÄDN "Winning")."""
+"""Points that win at once, by player count (docs/rules.md MAEDN-16)."""
 
 
 def stars(figure: int) -> int:
@@ -47,7 +47,7 @@ def copies(players: int, figure: int) -> int:
     """How many cards of ``figure`` the game uses with ``players`` players.
 
     The duplicates of 1-10 are only used with three or four players
-    (DECISIONS.md, MÄDN "Cards").
+    (docs/rules.md MAEDN-1).
     """
     if not LOWEST <= figure <= GOAL:
         return 0
@@ -65,5 +65,5 @@ def dice_deck() -> tuple[int, ...]:
 
 
 def row_points(row: tuple[int, ...] | list[int]) -> int:
-    """What a finished row scores: 1 per figure plus 1 per star (DECISIONS.md, "Finishing")."""
+    """What a finished row scores: 1 per figure plus 1 per star (docs/rules.md MAEDN-15)."""
     return len(row) + sum(stars(figure) for figure in row)

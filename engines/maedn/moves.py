@@ -1,6 +1,6 @@
 """What a move of Mensch ärgere Dich nicht: Das Kartenspiel looks like.
 
-Three move types (docs in DESIGN.md):
+Three move types (docs/protocol.md, "The moves of each game"):
 
 * ``{"type": "start", "dice": [d]}`` or ``{"type": "start", "dice": [d1, d2]}``
 * ``{"type": "extend", "row": i, "die": d}``
@@ -8,7 +8,7 @@ Three move types (docs in DESIGN.md):
 
 ``start`` and ``extend`` take an optional ``"from": seat`` naming the player to
 steal from; it is required exactly when two other players hold the figure and
-refused otherwise. Anything else — a non-object, an unknown type or field, a die
+refused otherwise (docs/rules.md MAEDN-8). Anything else — a non-object, an unknown type or field, a die
 that is not a whole number 1-6, a negative row — is malformed: no position could
 make it legal. This module checks shape only; ``engines.maedn.rules`` decides
 whether the move is allowed now.

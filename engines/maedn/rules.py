@@ -1,4 +1,4 @@
-"""The rules of Mensch ärgere Dich nicht: Das Kartenspiel (DECISIONS.md, MÄDN).
+"""The rules of Mensch ärgere Dich nicht: Das Kartenspiel (docs/rules.md MAEDN-1 to MAEDN-18).
 
 On your turn you do exactly one thing: start a row, extend a row, or — only when
 neither is possible — discard a die. Then you draw back to two dice. The figure a
@@ -6,24 +6,29 @@ play asks for is taken from the middle if a copy lies there, else from your own
 rows, else stolen from another player. Reaching exactly 40 finishes a row for
 points; enough points win at once.
 
-Judgements where the rulebook is silent (each also named where it is applied;
-those DECISIONS.md has since settled name their item):
+Judgements where the rulebook is silent (each an item of docs/rules.md, also named
+where it is applied):
 
 * A figure always exists somewhere: finished rows return to the middle, and the
-  40 never stays in a row, so every legal play can take its figure.
+  40 never stays in a row, so every legal play can take its figure (docs/rules.md
+  MAEDN-7).
 * Taking from your own rows is never a steal, and needs no ``"from"``. Starting a
   row may take the figure from one of your own rows too; if it was that row's
-  only figure, the row vanishes and the figure opens a new row at the end.
+  only figure, the row vanishes and the figure opens a new row at the end
+  (docs/rules.md MAEDN-11).
 * The three-row limit is counted before the move: with three open rows you may
-  not start, even if taking the figure would empty one of them.
+  not start, even if taking the figure would empty one of them (docs/rules.md
+  MAEDN-4).
 * If one other player holds both copies of a figure (in two rows), there is no
-  choice of player: it comes from that player's row started first (DECISIONS.md,
-  MÄDN "Stolen figure, one opponent holding both copies").
+  choice of player: it comes from that player's row started first (docs/rules.md
+  MAEDN-10).
 * ``"from"`` is accepted only when two other players hold the figure; naming a
-  seat when there is no choice is refused, so every legal move has one spelling.
-  The two dice of a start may come in either order; their sum is what counts.
-* A dead end needs three open rows: with fewer, a one-die start is always legal.
-* Termination guard (DECISIONS.md, MÄDN "Termination guard"): if ``QUIET_ROUNDS``
+  seat when there is no choice is refused, so every legal move has one spelling
+  (docs/rules.md MAEDN-8). The two dice of a start may come in either order; their
+  sum is what counts (docs/rules.md MAEDN-4).
+* A dead end needs three open rows: with fewer, a one-die start is always legal
+  (docs/rules.md MAEDN-14).
+* Termination guard (docs/rules.md MAEDN-17): if ``QUIET_ROUNDS``
   full rounds pass without anyone finishing a row, the game ends with the current
   scores (ranked by points, no winner).
   Every finish scores at least two points, so with this rule every game ends.
@@ -87,7 +92,7 @@ def _holders(state: State, figure: int) -> list[tuple[int, int]]:
 
 
 def takes(state: State, seat: int, figure: int) -> list[Take]:
-    """Every way ``seat`` may take ``figure`` (DECISIONS.md, MÄDN "Taking a figure").
+    """Every way ``seat`` may take ``figure`` (docs/rules.md MAEDN-7 to MAEDN-10).
 
     From the middle if a copy lies there; else from your own row (started first,
     if both copies are yours); else from the other player who has it - one
@@ -115,9 +120,9 @@ def _with_takes(state: State, seat: int, move: Move, figure: int) -> list[tuple[
 def plays(state: State, seat: int) -> list[tuple[Move, Take]]:
     """Every start and extend ``seat`` may make now, each with the figure's source.
 
-    Start (DECISIONS.md, MÄDN "A turn"): only with fewer than three open rows —
+    Start (docs/rules.md MAEDN-4): only with fewer than three open rows —
     finished rows don't count — with one die or both (their sum). Extend: one die
-    added to a row's last figure, never past 40.
+    added to a row's last figure, never past 40 (docs/rules.md MAEDN-5).
     """
     if state.over or seat != state.turn:
         return []
@@ -154,8 +159,8 @@ def has_play(state: State, seat: int) -> bool:
 def legal(state: State, seat: int) -> list[Move]:
     """Every legal move of ``seat``: its plays, or else one discard per distinct die.
 
-    Must play (DECISIONS.md, MÄDN "Must play"): a discard is legal only when no
-    start or extend is.
+    Must play (docs/rules.md MAEDN-13): a discard is legal only when no start or
+    extend is (MAEDN-14).
     """
     if state.over or seat != state.turn:
         return []
@@ -247,10 +252,9 @@ def settle(state: State, seat: int, move: Move, take: Take | None) -> Board:
     """Lay the figure: remove it from its source, add it to the row, score a finish.
 
     Taking from inside a row closes the gap; a row whose only figure is taken
-    ceases to exist and the rows after it move up one place (DECISIONS.md, MÄDN
-    "Taking a figure"). A row reaching exactly 40 is finished: it scores 1 per
-    figure plus 1 per star and its figures return to the middle (DECISIONS.md,
-    MÄDN "Finishing").
+    ceases to exist and the rows after it move up one place (docs/rules.md
+    MAEDN-12). A row reaching exactly 40 is finished: it scores 1 per figure plus 1
+    per star and its figures return to the middle (docs/rules.md MAEDN-15).
     """
     if take is None:
         return Board(state.rows, state.middle, state.finished, state.scores, None, None)
@@ -300,9 +304,9 @@ def settle(state: State, seat: int, move: Move, take: Take | None) -> Board:
 def advance(state: State, seat: int, move: Move, take: Take | None) -> State:
     """The whole turn: lay the figure, discard the dice played, draw back to two.
 
-    The game ends at once when the mover reaches the target (DECISIONS.md, MÄDN
-    "Winning"): the winner does not draw back. It also ends by the termination
-    guard (DECISIONS.md, MÄDN "Termination guard") after ``QUIET_ROUNDS`` rounds
+    The game ends at once when the mover reaches the target (docs/rules.md
+    MAEDN-16): the winner does not draw back. It also ends by the termination
+    guard (docs/rules.md MAEDN-17) after ``QUIET_ROUNDS`` rounds
     without a finished row; that turn is complete, draw included.
     """
     board = settle(state, seat, move, take)

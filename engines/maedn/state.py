@@ -61,9 +61,9 @@ class State:
 def new_state(players: int, seed: int) -> State:
     """Shuffle the dice cards with the game's PRNG and deal two to each seat.
 
-    All figures start in the middle; seat 0 plays first (DECISIONS.md, MÄDN
-    "First player": the seat the room names first stands for the rulebook's
-    youngest player).
+    All figures start in the middle; seat 0 plays first (docs/rules.md ALL-3: the
+    seat the room names first stands for the rulebook's youngest player). The
+    shuffle comes from the seed (ALL-5, MAEDN-3).
     """
     pile, rng = prng.shuffled(prng.seed_state(seed), cards.dice_deck())
     hands: list[tuple[int, ...]] = []
@@ -89,7 +89,7 @@ def new_state(players: int, seed: int) -> State:
 def draw_up(
     hand: Sequence[int], pile: Sequence[int], discard: Sequence[int], rng: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
-    """Draw back to two dice (DECISIONS.md, MÄDN "A turn").
+    """Draw back to two dice (docs/rules.md MAEDN-6).
 
     When a card is needed and the draw pile is empty, the whole discard pile —
     including the dice just played — is shuffled with the game's PRNG into a new

@@ -1,4 +1,4 @@
-"""What a seat may see of a game — the only code that decides it.
+"""What a seat may see of a game — the only code that decides it (docs/rules.md MAEDN-18).
 
 Public: every row of every player (figures lie face up, with their stars), the
 middle, finished rows, scores, the target, how many dice each player holds, the

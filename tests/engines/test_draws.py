@@ -54,6 +54,7 @@ def test_a_maedn_die_drawn_like_the_one_played_is_still_told() -> None:
 
 
 def test_blokus_draws_nothing() -> None:
+    """docs/rules.md BLOKUS-13."""
     engine = get_engine("blokus")
     state = engine.new_game(2, 0, {"variant": "duo"})
     move = engine.legal_moves(state, 0)[0]

@@ -63,6 +63,7 @@ def record(game: str, players: int, options: dict[str, Any], seed: int) -> dict[
 def test_golden_transcript_replays_exactly(
     game: str, players: int, options: dict[str, Any], seed: int
 ) -> None:
+    """docs/rules.md ALL-5."""
     golden = json.loads((GOLDEN / _name(game, players, options)).read_text())
     engine = get_engine(game)
     state = engine.new_game(golden["players"], golden["seed"], golden["options"])

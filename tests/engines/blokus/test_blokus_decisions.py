@@ -1,4 +1,5 @@
-"""One test per Blokus item of DECISIONS.md, in its order."""
+"""One test per Blokus item of docs/rules.md (BLOKUS-1 to BLOKUS-12, and ALL-4), in its
+order; each test's docstring names the items it checks."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def _over(
 
 
 def test_decision_board_20x20_and_colour_order_blue_yellow_red_green(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-1, BLOKUS-9 and ALL-2."""
     state = engine.new_game(4, 1)
     view = engine.view(state, None)
     assert (
@@ -54,6 +56,7 @@ def test_decision_board_20x20_and_colour_order_blue_yellow_red_green(engine: Blo
 
 
 def test_decision_21_pieces_with_canonical_names(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-2."""
     view = engine.view(engine.new_game(4, 1), None)
     names = [
         "I1",
@@ -83,6 +86,7 @@ def test_decision_21_pieces_with_canonical_names(engine: BlokusEngine) -> None:
 
 
 def test_decision_start_corners_default(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-3, BLOKUS-9 and ALL-1."""
     state = engine.new_game(4, 1)
     for seat, (name, corner) in enumerate(CORNERS.items()):
         moves = engine.legal_moves(state, seat)
@@ -96,6 +100,7 @@ def test_decision_start_corners_default(engine: BlokusEngine) -> None:
 
 
 def test_decision_free_corners_any_uncovered_corner(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-4."""
     state = engine.new_game(4, 1, {"free_corners": True})
     moves = engine.legal_moves(state, 0)
     assert {c for c in CORNERS.values() if any(_covers(m, c) for m in moves)} == set(
@@ -113,6 +118,7 @@ def test_decision_free_corners_any_uncovered_corner(engine: BlokusEngine) -> Non
 
 
 def test_decision_edge_contact_forbidden(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-5."""
     state = engine.new_game(4, 1)
     for seat, corner in enumerate(CORNERS.values()):
         state = engine.play(state, seat, {"piece": "I1", "cells": [list(corner)]})
@@ -124,6 +130,7 @@ def test_decision_edge_contact_forbidden(engine: BlokusEngine) -> None:
 
 
 def test_decision_corner_contact_required(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-5."""
     state = engine.new_game(4, 1)
     for seat, corner in enumerate(CORNERS.values()):
         state = engine.play(state, seat, {"piece": "I1", "cells": [list(corner)]})
@@ -135,12 +142,14 @@ def test_decision_corner_contact_required(engine: BlokusEngine) -> None:
 
 
 def test_decision_other_colours_may_touch_along_edges(engine: BlokusEngine, build: Build) -> None:
+    """docs/rules.md BLOKUS-5."""
     state = build({0: [("V3", [(0, 0), (1, 0), (1, 1)])], 1: [("I2", [(2, 3), (3, 3)])]})
     after = engine.play(state, 0, {"piece": "I1", "cells": [[2, 2]]})
     assert engine.view(after, None)["board"][2][2:4] == "01"
 
 
 def test_decision_blocked_colour_skipped(engine: BlokusEngine, build: Build) -> None:
+    """docs/rules.md BLOKUS-6."""
     # Blue's only corner (1,1) is taken by red; green's move makes blue's turn come next.
     state = build(
         {
@@ -159,6 +168,7 @@ def test_decision_blocked_colour_skipped(engine: BlokusEngine, build: Build) -> 
 
 
 def test_decision_blocked_colour_stays_out(game: Game) -> None:
+    """docs/rules.md BLOKUS-6."""
     for seed in range(3):
         blocked: set[int] = set()
         for state in game("classic", 4, False, seed):
@@ -170,12 +180,14 @@ def test_decision_blocked_colour_stays_out(game: Game) -> None:
 
 
 def test_decision_all_placed_colour_is_out(build: Build) -> None:
+    """docs/rules.md BLOKUS-6."""
     state = build({0: _all_pieces()})
     assert not rules.has_any_move(state, 0)
     assert rules.legal_placements(state, 0) == []
 
 
 def test_decision_game_over_when_no_colour_can_place(engine: BlokusEngine, game: Game) -> None:
+    """docs/rules.md BLOKUS-7."""
     states = list(game("classic", 4, False, 5))
     end = states[-1]
     assert all(s.turn is not None and engine.result(s) is None for s in states[:-1])
@@ -188,18 +200,21 @@ def test_decision_game_over_when_no_colour_can_place(engine: BlokusEngine, game:
 
 
 def test_decision_score_minus_one_per_square(engine: BlokusEngine, build: Build) -> None:
+    """docs/rules.md BLOKUS-8."""
     state = _over(build, {0: [("I5", [(0, c) for c in range(5)]), ("I1", [(1, 5)])]})
     assert rules.colour_scores(state) == [-(89 - 6), -89, -89, -89]
     assert engine.result(state)["scores"] == [-83, -89, -89, -89]  # type: ignore[index]
 
 
 def test_decision_all_placed_plus_15(build: Build) -> None:
+    """docs/rules.md BLOKUS-8."""
     assert rules.colour_scores(_over(build, {0: _all_pieces(last="X")}))[0] == 15
     one_left = _all_pieces(last="X", skip=("I1",))
     assert rules.colour_scores(_over(build, {0: one_left}))[0] == -1
 
 
 def test_decision_last_i1_plus_5(build: Build) -> None:
+    """docs/rules.md BLOKUS-8."""
     assert rules.colour_scores(_over(build, {0: _all_pieces(last="I1")}))[0] == 20
     assert rules.colour_score([PIECE_NAMES.index("I1")]) == -(89 - 1)  # no bonus on its own
 
@@ -207,6 +222,7 @@ def test_decision_last_i1_plus_5(build: Build) -> None:
 def test_decision_two_players_seat0_blue_red_seat1_yellow_green(
     engine: BlokusEngine, build: Build
 ) -> None:
+    """docs/rules.md BLOKUS-10."""
     state = engine.new_game(2, 1)
     acting = []
     for _ in range(8):
@@ -224,6 +240,7 @@ def test_decision_two_players_seat0_blue_red_seat1_yellow_green(
 def test_decision_three_players_green_shared_rotation_and_unscored(
     engine: BlokusEngine, game: Game
 ) -> None:
+    """docs/rules.md BLOKUS-11."""
     green_moves = 0
     for state in game("classic", 3, False, 2):
         if state.turn == 3:
@@ -241,6 +258,7 @@ def test_decision_three_players_green_shared_rotation_and_unscored(
 
 
 def test_decision_duo_14x14_purple_orange_start_points(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-12."""
     assert engine.player_counts({"variant": "duo"}) == [2]
     state = engine.new_game(2, 1, {"variant": "duo"})
     view = engine.view(state, 0)
@@ -254,6 +272,7 @@ def test_decision_duo_14x14_purple_orange_start_points(engine: BlokusEngine) -> 
 
 
 def test_decision_duo_is_for_exactly_two_players(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-12."""
     for players in (3, 4):
         with pytest.raises(BadOptions) as excinfo:
             engine.new_game(players, 1, {"variant": "duo"})
@@ -261,12 +280,14 @@ def test_decision_duo_is_for_exactly_two_players(engine: BlokusEngine) -> None:
 
 
 def test_decision_duo_free_corners_either_start_point(engine: BlokusEngine) -> None:
+    """docs/rules.md BLOKUS-12 and BLOKUS-4."""
     state = engine.new_game(2, 1, {"variant": "duo", "free_corners": True})
     state = engine.play(state, 0, {"piece": "I1", "cells": [[9, 9]]})
     assert all(_covers(m, (4, 4)) for m in engine.legal_moves(state, 1))
 
 
 def test_decision_duo_same_scoring(engine: BlokusEngine, build: Build) -> None:
+    """docs/rules.md BLOKUS-12."""
     end = _over(
         build, {0: _all_pieces(), 1: _all_pieces(skip=("F", "I1"))}, variant="duo", players=2
     )
@@ -275,6 +296,7 @@ def test_decision_duo_same_scoring(engine: BlokusEngine, build: Build) -> None:
 
 
 def test_decision_equal_scores_share_rank(engine: BlokusEngine, build: Build) -> None:
+    """docs/rules.md ALL-4."""
     end = _over(build, {0: _all_pieces(skip=("X",)), 1: _all_pieces(skip=("W",)), 3: _all_pieces()})
     result = engine.result(end)
     assert result is not None
@@ -285,7 +307,7 @@ def test_decision_equal_scores_share_rank(engine: BlokusEngine, build: Build) ->
 def test_rulebook_example_scores_20_minus8_minus24_minus20(
     engine: BlokusEngine, build: Build
 ) -> None:
-    """The rulebook's finished game: blue placed all, I1 last; the others are stuck with
+    """docs/rules.md BLOKUS-8. The rulebook's finished game: blue placed all, I1 last; the others are stuck with
     yellow: two 4-square pieces; red: one 3, four 4s and one 5; green: one 3, three 4s, one 5."""
     end = _over(
         build,

@@ -41,6 +41,7 @@ def test_91_fixed_orientations_in_all() -> None:
 
 
 def test_orientations_are_rotations_and_mirror_images() -> None:
+    """docs/rules.md BLOKUS-2."""
     for shape, shapes in zip(SHAPES, ORIENTATIONS, strict=True):
         turned = normalize((c, -r) for r, c in shape)
         mirrored = normalize((r, -c) for r, c in shape)

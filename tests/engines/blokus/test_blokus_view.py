@@ -72,6 +72,7 @@ def test_board_marks_colours_and_last_placements(engine: BlokusEngine) -> None:
 
 
 def test_every_seat_and_spectators_see_the_same_facts(engine: BlokusEngine, game: Game) -> None:
+    """docs/rules.md BLOKUS-13."""
     for state in list(game("classic", 3, False, 4))[::10]:
         views = [engine.view(state, seat) for seat in (None, 0, 1, 2)]
         for view in views:

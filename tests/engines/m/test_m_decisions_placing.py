@@ -1,4 +1,6 @@
-"""DECISIONS.md, M part, items Deck to Passing: one named test (or a few) per item."""
+"""docs/rules.md M-1 to M-8, the deck to passing: one named test (or a few) per item.
+
+Each test's docstring names the items it checks."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ def card(card_id: str) -> int:
     return INDEX[card_id]
 
 
-# --- Deck (data) ------------------------------------------------------------------
+# --- M-1 The deck (reconstructed data) --------------------------------------------
 
 
 def test_m_decision_deck_has_90_cards_18_per_colour_with_one_symbol_missing_each() -> None:
+    """docs/rules.md M-1."""
     assert len(DECK) == 90
     assert len({c.id for c in DECK}) == 90
     assert Counter(c.colour for c in DECK) == dict.fromkeys(MISSING_SYMBOL, 18)
@@ -35,10 +38,12 @@ def test_m_decision_deck_has_90_cards_18_per_colour_with_one_symbol_missing_each
         assert named in INDEX
 
 
-# --- Matching ---------------------------------------------------------------------
+# --- M-2 Matching -----------------------------------------------------------------
 
 
 def test_m_decision_matching_colour_value_or_symbol_and_never_a_blank_symbol() -> None:
+    """docs/rules.md M-2."""
+
     def cards(a: str, b: str) -> int:
         return shared(DECK[card(a)], DECK[card(b)])
 
@@ -52,6 +57,7 @@ def test_m_decision_matching_colour_value_or_symbol_and_never_a_blank_symbol() -
 
 
 def test_m_decision_matching_each_orthogonal_neighbour_and_no_diagonal(build: Builder) -> None:
+    """docs/rules.md M-2."""
     # the blue 40 at (0, 0) is only diagonal to (1, 1): it imposes nothing
     state = build(
         {(0, 0): "blue-40-cube", (0, 1): "red-10-triangle", (1, 2): "red-30-circle"},
@@ -66,14 +72,15 @@ def test_m_decision_matching_each_orthogonal_neighbour_and_no_diagonal(build: Bu
     assert refused(state, 0, place("brown-0-a", (1, 1))).code == "not_in_hand"
 
 
-# --- Setup ------------------------------------------------------------------------
+# --- M-3 Setup, M-4 where the cards lie -------------------------------------------
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_m_decision_setup_cards_tokens_start_m_and_hands(players: int) -> None:
+    """docs/rules.md M-3, M-4, ALL-1, ALL-3 and ALL-5."""
     state = ENGINE.new_game(players, 99)
     kept = 90 - len(state.removed)
-    assert kept == KEEP[players] == 30 + 10 * players  # DECISIONS.md "Setup": 30 + 10·N
+    assert kept == KEEP[players] == 30 + 10 * players  # docs/rules.md M-3: 30 + 10·N
     assert sorted(state.grid) == sorted(START_CELLS)
     assert all(len(hand) == 4 for hand in state.hands)
     assert len(state.pile) == kept - 5 - 4 * players
@@ -84,10 +91,11 @@ def test_m_decision_setup_cards_tokens_start_m_and_hands(players: int) -> None:
     assert ENGINE.new_game(players, 100) != state
 
 
-# --- 6x6 limit --------------------------------------------------------------------
+# --- M-5 The 6x6 limit ------------------------------------------------------------
 
 
 def test_m_decision_box_at_most_6_by_6_and_it_shrinks_after_takes(build: Builder) -> None:
+    """docs/rules.md M-5."""
     row = {
         (0, 0): "red-10-triangle",
         (0, 1): "red-20-triangle",
@@ -115,7 +123,7 @@ def test_m_decision_box_at_most_6_by_6_and_it_shrinks_after_takes(build: Builder
     assert place("red-20-moebius", (0, -1)) in ENGINE.legal_moves(after, 1)
 
 
-# --- Tokens for placing -----------------------------------------------------------
+# --- M-6 Tokens for placing -------------------------------------------------------
 
 FOUR_SIDES = {
     (0, 1): "red-40-circle",
@@ -126,6 +134,7 @@ FOUR_SIDES = {
 
 
 def test_m_decision_tokens_from_the_right_then_further_right(build: Builder) -> None:
+    """docs/rules.md M-6 and ALL-2."""
     # seat 1 places beside four cards: three tokens; seat 0 (right) has one, seat 2 pays two
     state = build(
         FOUR_SIDES, [["green-0-a"], ["red-20-cube"], ["brown-0-a"]], tokens=[1, 6, 6], turn=1
@@ -142,6 +151,7 @@ def test_m_decision_tokens_from_the_right_then_further_right(build: Builder) -> 
 
 
 def test_m_decision_tokens_never_from_oneself_and_unpaid_ones_are_lost(build: Builder) -> None:
+    """docs/rules.md M-6."""
     state = build(FOUR_SIDES, [["red-20-cube"], ["brown-0-a"]], tokens=[6, 1])
     after = ENGINE.play(state, 0, place("red-20-cube", (1, 1)))
     assert after.tokens == (7, 0)  # three owed, one paid, two lost; none created
@@ -150,16 +160,18 @@ def test_m_decision_tokens_never_from_oneself_and_unpaid_ones_are_lost(build: Bu
 
 
 def test_m_decision_tokens_one_neighbour_earns_nothing(build: Builder) -> None:
+    """docs/rules.md M-6."""
     state = build({(0, 0): "blue-30-cube"}, [["brown-30-triangle"], ["red-0-a"]])
     assert ENGINE.play(state, 0, place("brown-30-triangle", (0, 1))).tokens == (6, 6)
 
 
-# --- Passing ----------------------------------------------------------------------
+# --- M-7 Passing, M-8 swapping ----------------------------------------------------
 
 STUCK = {(0, 0): "blue-40-cube"}  # red-10-triangle shares nothing with it
 
 
 def test_m_decision_passing_voluntary_needs_a_token(build: Builder) -> None:
+    """docs/rules.md M-7."""
     state = build(STUCK, [["blue-10-cross"], ["red-0-a"]], tokens=[0, 12])
     assert refused(state, 0, {"type": "pass"}).code == "pass_needs_token"
     rich = build(STUCK, [["blue-10-cross"], ["red-0-a"]], tokens=[1, 11])
@@ -169,6 +181,7 @@ def test_m_decision_passing_voluntary_needs_a_token(build: Builder) -> None:
 
 
 def test_m_decision_passing_the_token_goes_right_not_left(build: Builder) -> None:
+    """docs/rules.md M-7 and ALL-2."""
     # with two players right and left are the same seat; with three they are not
     state = build(STUCK, [["blue-10-cross"], ["red-0-a"], ["green-0-a"]], tokens=[6, 6, 6])
     after = ENGINE.play(state, 0, {"type": "pass"})
@@ -178,6 +191,7 @@ def test_m_decision_passing_the_token_goes_right_not_left(build: Builder) -> Non
 
 
 def test_m_decision_passing_forced_is_always_allowed(build: Builder) -> None:
+    """docs/rules.md M-7."""
     state = build(STUCK, [["red-10-triangle"], ["red-0-a"]], tokens=[0, 12])
     moves = ENGINE.legal_moves(state, 0)
     assert moves == [{"type": "pass"}, {"type": "pass", "swap": "red-10-triangle"}]
@@ -187,6 +201,7 @@ def test_m_decision_passing_forced_is_always_allowed(build: Builder) -> None:
 
 
 def test_m_decision_passing_swap_goes_under_the_pile(build: Builder) -> None:
+    """docs/rules.md M-8."""
     state = build(
         STUCK,
         [["red-10-triangle", "red-0-b"], ["red-0-a"]],
@@ -205,6 +220,7 @@ def test_m_decision_passing_swap_goes_under_the_pile(build: Builder) -> None:
 
 
 def test_m_decision_passing_no_swap_once_the_pile_is_empty(build: Builder) -> None:
+    """docs/rules.md M-8."""
     state = build(STUCK, [["red-10-triangle"], ["red-0-a"]], pile=[])
     assert ENGINE.legal_moves(state, 0) == [{"type": "pass"}]
     assert refused(state, 0, {"type": "pass", "swap": "red-10-triangle"}).code == "empty_pile"

@@ -1,4 +1,6 @@
-"""DECISIONS.md, M part, items Scoring trigger to Score: one named test (or a few) per item."""
+"""docs/rules.md M-9 to M-21, the scoring trigger to the score: one named test (or a few)
+per item. The end tests keep the letters of their items: end (a) is M-16, (b) M-17,
+(c) M-18 and (d) M-19. Each test's docstring names the items it checks."""
 
 from __future__ import annotations
 
@@ -38,12 +40,13 @@ ROW5 = {
 STUCK = {(0, 0): "blue-40-cube"}  # red-10-triangle shares nothing with it
 
 
-# --- Scoring trigger --------------------------------------------------------------
+# --- M-9 Scoring trigger, M-10 both lines -----------------------------------------
 
 
 def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-9."""
     # five in a row, but only one characteristic with each neighbour in the row; the
     # yellow 20 cube below shares two, yet it is not in the row and its column is short
     row = {**LONE_ROW, (0, 4): "blue-20-circle", (1, 3): "yellow-20-cube"}
@@ -54,6 +57,7 @@ def test_m_decision_trigger_needs_two_characteristics_with_a_run_neighbour(
 
 
 def test_m_decision_trigger_looks_only_at_the_two_cards_beside_it(build: Builder) -> None:
+    """docs/rules.md M-9."""
     # the yellow 20 cube two cells to the left shares two characteristics, the
     # neighbours only one each: no scoring
     row = {
@@ -70,6 +74,7 @@ def test_m_decision_trigger_looks_only_at_the_two_cards_beside_it(build: Builder
 def test_m_decision_trigger_counts_the_first_card_of_the_run_as_a_neighbour(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-9."""
     # LONE_ROW mirrored: the card goes second in the row and shares two
     # characteristics only with the first card, (0, 0)
     mirrored = {(0, 4 - c): card for (_, c), card in LONE_ROW.items()}
@@ -79,6 +84,7 @@ def test_m_decision_trigger_counts_the_first_card_of_the_run_as_a_neighbour(
 
 
 def test_m_decision_trigger_needs_a_run_of_five_or_six(build: Builder) -> None:
+    """docs/rules.md M-9."""
     short = {cell: c for cell, c in LONE_ROW.items() if cell != (0, 0)}
     state = build(short, [["red-20-cube"], ["brown-0-a"]])
     assert ENGINE.play(state, 0, place("red-20-cube", (0, 3))).phase == "play"
@@ -87,6 +93,7 @@ def test_m_decision_trigger_needs_a_run_of_five_or_six(build: Builder) -> None:
 
 
 def test_m_decision_trigger_both_lines_the_placer_chooses(build: Builder) -> None:
+    """docs/rules.md M-10 and M-12."""
     state = build(CROSS, [["blue-0-b"], ["red-20-cube"], ["brown-0-b"]], turn=1)
     after = ENGINE.play(state, 1, place("red-20-cube", (2, 2)))
     assert after.phase == "line"
@@ -108,10 +115,11 @@ def test_m_decision_trigger_both_lines_the_placer_chooses(build: Builder) -> Non
     ]
 
 
-# --- Scoring phase ----------------------------------------------------------------
+# --- M-11 to M-13 Scoring phase ---------------------------------------------------
 
 
 def test_m_decision_phase_placer_first_then_to_the_left(build: Builder) -> None:
+    """docs/rules.md M-11."""
     state = build(LONE_ROW, [["green-0-a"], ["red-20-cube", "blue-0-a"], ["brown-0-a"]], turn=1)
     state = ENGINE.play(state, 1, place("red-20-cube", (0, 3)))
     order = []
@@ -125,6 +133,7 @@ def test_m_decision_phase_placer_first_then_to_the_left(build: Builder) -> None:
 
 
 def test_m_decision_phase_connectivity_rule(build: Builder) -> None:
+    """docs/rules.md M-12."""
     # (2, 5) touches only (1, 4), corner to corner: taking (1, 4) would cut it off
     row = ROW5
     state = build(
@@ -142,6 +151,7 @@ def test_m_decision_phase_connectivity_rule(build: Builder) -> None:
 
 
 def test_m_decision_phase_ends_when_no_card_can_be_taken(build: Builder) -> None:
+    """docs/rules.md M-13."""
     # (2, 0) leans on (1, 1) once (1, 0) is gone; (2, 5) leans on (1, 4): one take, then none
     row = ROW5
     state = build(
@@ -161,6 +171,7 @@ def test_m_decision_phase_ends_when_no_card_can_be_taken(build: Builder) -> None
 
 
 def test_m_decision_phase_ends_with_one_card_of_the_run_left(build: Builder) -> None:
+    """docs/rules.md M-12 and M-13."""
     # seat 1's yellow 0 fits beside the card left, so the table is not jammed
     state = build(LONE_ROW, [["red-20-cube"], ["yellow-0-a"]], pile=["blue-0-a"])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
@@ -171,10 +182,11 @@ def test_m_decision_phase_ends_with_one_card_of_the_run_left(build: Builder) -> 
     assert state.phase == "play" and len(state.grid) == 1
 
 
-# --- Turn order -------------------------------------------------------------------
+# --- M-14 Turn order --------------------------------------------------------------
 
 
 def test_m_decision_turn_order_place_tokens_draw_then_left(build: Builder) -> None:
+    """docs/rules.md M-14."""
     state = build(
         {(0, 1): "red-30-triangle", (1, 2): "green-40-circle"},
         [["blue-0-a"], ["green-20-triangle"], ["green-0-a"]],
@@ -190,6 +202,7 @@ def test_m_decision_turn_order_place_tokens_draw_then_left(build: Builder) -> No
 
 
 def test_m_decision_turn_order_after_a_scoring_phase_the_placer_draws(build: Builder) -> None:
+    """docs/rules.md M-13 and M-14."""
     state = build(
         LONE_ROW,
         [["blue-0-a"], ["red-20-cube"], ["brown-0-a"]],
@@ -205,6 +218,7 @@ def test_m_decision_turn_order_after_a_scoring_phase_the_placer_draws(build: Bui
 
 
 def test_m_decision_turn_order_seats_play_in_increasing_order() -> None:
+    """docs/rules.md ALL-2 and ALL-3."""
     state = ENGINE.new_game(4, 5)
     seen = []
     while len(seen) < 8 and state.phase == "play":
@@ -219,10 +233,11 @@ def test_m_decision_turn_order_seats_play_in_increasing_order() -> None:
     assert seen == [0, 1, 2, 3, 0, 1, 2, 3][: len(seen)]
 
 
-# --- Empty hands ------------------------------------------------------------------
+# --- M-15 Empty hands -------------------------------------------------------------
 
 
 def test_m_decision_empty_hands_are_skipped_and_pay_nothing(build: Builder) -> None:
+    """docs/rules.md M-15."""
     state = build(
         {(0, 0): "blue-30-cube"},
         [["brown-30-triangle", "blue-0-a"], [], ["green-30-cross"]],
@@ -236,8 +251,9 @@ def test_m_decision_empty_hands_are_skipped_and_pay_nothing(build: Builder) -> N
 def test_m_decision_empty_hands_still_pay_for_placements_and_take_in_phases(
     build: Builder,
 ) -> None:
-    # DECISIONS.md "Empty hands": a player without cards still pays and receives
-    # tokens and still takes a card in every scoring phase; being skipped is no pass.
+    """docs/rules.md M-15."""
+    # a player without cards still pays and receives tokens and still takes a card
+    # in every scoring phase; being skipped is no pass
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["green-0-a"], []], pile=[])
     after = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert after.tokens == (7, 6, 5)  # seat 2, on the right, pays though its hand is empty
@@ -250,10 +266,11 @@ def test_m_decision_empty_hands_still_pay_for_placements_and_take_in_phases(
     assert len(after.collections[2]) == 1  # and takes a card
 
 
-# --- End --------------------------------------------------------------------------
+# --- M-16 to M-20 The end ---------------------------------------------------------
 
 
 def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -> None:
+    """docs/rules.md M-16."""
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["brown-0-a"]], pile=[])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert ENGINE.view(state, 1)["scoring"]["final"] is True
@@ -267,6 +284,7 @@ def test_m_decision_end_a_scoring_phase_begun_on_an_empty_pile(build: Builder) -
 def test_m_decision_guard_a_placement_that_scores_resets_the_rounds_without_one(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-20."""
     # three passes before; the placement starts a scoring phase, and once it ends the
     # count of turns without a placement starts again from nothing
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], idle=3)
@@ -278,6 +296,7 @@ def test_m_decision_guard_a_placement_that_scores_resets_the_rounds_without_one(
 
 
 def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) -> None:
+    """docs/rules.md M-16."""
     state = build(LONE_ROW, [["red-20-cube", "blue-0-a"], ["yellow-0-a"]], pile=["green-0-a"])
     state = ENGINE.play(state, 0, place("red-20-cube", (0, 3)))
     assert ENGINE.view(state, 1)["scoring"]["final"] is False
@@ -289,6 +308,7 @@ def test_m_decision_end_a_not_while_the_pile_still_has_a_card(build: Builder) ->
 
 
 def test_m_decision_end_b_every_hand_empty(build: Builder) -> None:
+    """docs/rules.md M-17."""
     state = build({(0, 0): "blue-30-cube"}, [["brown-30-triangle"], []], pile=[])
     after = ENGINE.play(state, 0, place("brown-30-triangle", (0, 1)))
     assert after.phase == "over" and after.ended == "hands_empty"
@@ -298,6 +318,7 @@ def test_m_decision_end_b_every_hand_empty(build: Builder) -> None:
 
 
 def test_m_decision_end_c_everyone_holding_cards_passed_a_round(build: Builder) -> None:
+    """docs/rules.md M-18."""
     # both could place a blue card, and both pass by choice: (c) applies as written
     state = build(
         {(0, 0): "blue-40-cube"}, [["blue-0-a"], [], ["blue-10-circle"]], pile=[], tokens=[6, 6, 6]
@@ -309,6 +330,7 @@ def test_m_decision_end_c_everyone_holding_cards_passed_a_round(build: Builder) 
 
 
 def test_m_decision_end_c_a_placement_restarts_the_round(build: Builder) -> None:
+    """docs/rules.md M-18."""
     state = build(
         {(0, 0): "blue-40-cube"},
         [["red-10-triangle", "blue-10-circle"], ["blue-0-a", "green-0-a"]],
@@ -323,6 +345,7 @@ def test_m_decision_end_c_a_placement_restarts_the_round(build: Builder) -> None
 def test_m_decision_end_d_a_jammed_table_ends_the_game_with_cards_in_the_pile(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-19."""
     # nothing in either hand nor in the pile shares a thing with the blue 40 cube
     state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"]], pile=["red-30-triangle"])
     after = ENGINE.play(state, 0, {"type": "pass"})
@@ -333,6 +356,7 @@ def test_m_decision_end_d_a_jammed_table_ends_the_game_with_cards_in_the_pile(
 
 
 def test_m_decision_end_d_is_checked_after_a_placement_too(build: Builder) -> None:
+    """docs/rules.md M-19."""
     state = build(
         {(0, 0): "blue-40-cube"},
         [["blue-0-a"], ["red-20-triangle"]],
@@ -346,6 +370,7 @@ def test_m_decision_end_d_is_checked_after_a_placement_too(build: Builder) -> No
 def test_m_decision_end_d_a_card_in_the_pile_that_fits_keeps_the_game_going(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-19."""
     # no hand card fits, but the pile still holds a blue 0: passes and swaps go on,
     # for longer than the two idle rounds that used to end such a game
     state = build(
@@ -361,6 +386,7 @@ def test_m_decision_end_d_a_card_in_the_pile_that_fits_keeps_the_game_going(
 
 
 def test_m_decision_end_d_seed_1002005_two_strong_bots_play_the_drawn_moebius() -> None:
+    """docs/rules.md M-19."""
     # Seen with rules version 1: seat 0's swap drew a green 20 Moebius that fit at
     # (1, 1), yet two idle rounds ended the game with four cards in the pile.
     seed = 1002005
@@ -379,6 +405,7 @@ def test_m_decision_end_d_seed_1002005_two_strong_bots_play_the_drawn_moebius() 
 def test_m_decision_end_termination_guard_ten_rounds_without_a_placement(
     build: Builder,
 ) -> None:
+    """docs/rules.md M-20."""
     # The pile holds cards that fit, so the table is not jammed; nobody's hand fits.
     state = build(STUCK, [["red-10-triangle"], ["red-20-triangle"], ["red-30-triangle"]])
     for step in range(rules.GUARD_ROUNDS * 3):
@@ -389,10 +416,11 @@ def test_m_decision_end_termination_guard_ten_rounds_without_a_placement(
     assert state.pile  # it ends with cards left in the pile
 
 
-# --- Score ------------------------------------------------------------------------
+# --- M-21 Final score -------------------------------------------------------------
 
 
 def test_m_decision_score_tokens_best_two_colours_minus_the_rest(build: Builder) -> None:
+    """docs/rules.md M-21."""
     state = build(
         {(0, 0): "blue-30-cube"},
         [["red-0-a"], ["red-0-b"], ["blue-0-b"]],
@@ -413,6 +441,7 @@ def test_m_decision_score_tokens_best_two_colours_minus_the_rest(build: Builder)
 
 
 def test_m_decision_score_equal_totals_share_a_rank(build: Builder) -> None:
+    """docs/rules.md M-21 and ALL-4."""
     state = build(
         {(0, 0): "blue-30-cube"},
         [["red-0-a"], ["red-0-b"], ["blue-0-b"]],

@@ -1,4 +1,4 @@
-"""The examples of the M rulebook (shared/rules/m.en.txt), rebuilt as positions."""
+"""The examples of the M rulebook (named in docs/rules.md), rebuilt as positions."""
 
 from __future__ import annotations
 

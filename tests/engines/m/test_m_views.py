@@ -27,6 +27,7 @@ CARD_KEYS = {"id", "colour", "value", "symbol"}
 def test_views_are_equal_for_states_differing_only_in_hidden_cards(
     players: int, positions: Positions, hidden_variants: Variants
 ) -> None:
+    """docs/rules.md M-22."""
     checked = 0
     for state in positions(players, 40 + players, every=3):
         for viewer in [None, *range(players)]:
@@ -99,6 +100,7 @@ def test_view_of_a_line_choice_and_a_scoring_phase(build: Builder) -> None:
 
 
 def test_log_lines_are_public_and_never_name_the_swapped_card(build: Builder) -> None:
+    """docs/rules.md M-22 and M-8."""
     state = build(
         {(0, 0): "blue-40-cube"},
         [["red-10-triangle", "red-30-triangle"], ["blue-0-a"]],

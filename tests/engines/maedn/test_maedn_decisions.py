@@ -1,4 +1,5 @@
-"""One test per MÄDN item of DECISIONS.md, named after it."""
+"""One test per MÄDN item of docs/rules.md (MAEDN-1 to MAEDN-17, and ALL-3), named after
+it; each test's docstring names the items it checks."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def codes(state: State, seat: int, move: dict[str, Any]) -> str:
 
 
 def test_maedn_decision_cards() -> None:
+    """docs/rules.md MAEDN-1 and MAEDN-3."""
     two = cards.figure_counts(2)
     assert sum(two) == 40 and all(two[figure] == 1 for figure in cards.FIGURES)
     for players in (3, 4):
@@ -46,6 +48,7 @@ def test_maedn_decision_cards() -> None:
 
 
 def test_maedn_decision_stars() -> None:
+    """docs/rules.md MAEDN-2."""
     starred = {5: 1, 10: 1, 15: 1, 20: 1, 25: 1, 30: 1, 35: 1, 36: 1, 37: 1, 38: 2, 39: 3}
     assert {f: cards.stars(f) for f in cards.FIGURES if cards.stars(f)} == starred
     assert cards.stars(40) == 0
@@ -54,6 +57,7 @@ def test_maedn_decision_stars() -> None:
 
 
 def test_maedn_decision_turn_start_row() -> None:
+    """docs/rules.md MAEDN-4."""
     state = position(2, hands=[[2, 6], [1, 1]])
     assert ENGINE.legal_moves(state, 0) == [
         {"type": "start", "dice": [2]},
@@ -75,7 +79,20 @@ def test_maedn_decision_turn_start_row() -> None:
     assert rows_of(play(two_open, 0, {"type": "start", "dice": [2]}), 0) == [[11], [21], [2]]
 
 
+def test_maedn_decision_three_rows_are_counted_before_the_figure_is_taken() -> None:
+    """docs/rules.md MAEDN-4."""
+    # two players, one copy of each figure: my lone 2 would leave its row if taken,
+    # but with three open rows before the move there is no start
+    state = position(2, hands=[[2, 6], [1, 1]], rows={0: [[2], [21], [31]]})
+    assert codes(state, 0, {"type": "start", "dice": [2]}) == "too_many_rows"
+    assert all(m["type"] == "extend" for m in ENGINE.legal_moves(state, 0))
+    # with two open rows the same start takes the lone 2 and opens a row at the end
+    two = position(2, hands=[[2, 6], [1, 1]], rows={0: [[2], [21]]})
+    assert rows_of(play(two, 0, {"type": "start", "dice": [2]}), 0) == [[21], [2]]
+
+
 def test_maedn_decision_extend() -> None:
+    """docs/rules.md MAEDN-5."""
     state = position(2, hands=[[3, 6], [1, 1]], rows={0: [[30, 36]]})
     after = play(state, 0, {"type": "extend", "row": 0, "die": 3})
     assert rows_of(after, 0) == [[30, 36, 39]]
@@ -90,6 +107,7 @@ def test_maedn_decision_extend() -> None:
 
 
 def test_maedn_decision_draw_back_and_reshuffle() -> None:
+    """docs/rules.md MAEDN-6 and ALL-5."""
     state = position(2, hands=[[2, 6], [1, 1]], pile=[4, 5])
     after = play(state, 0, {"type": "start", "dice": [2, 6]})
     assert after.hands[0] == (4, 5)  # drawn from the top of the pile, back to two
@@ -107,6 +125,7 @@ def test_maedn_decision_draw_back_and_reshuffle() -> None:
 
 
 def test_maedn_decision_take_from_middle() -> None:
+    """docs/rules.md MAEDN-7."""
     # seat 1 holds one 5, the other copy lies in the middle: it comes from there
     state = position(3, hands=[[5, 6], [1, 1], [1, 1]], rows={1: [[5, 9]]})
     after = play(state, 0, {"type": "start", "dice": [5]})
@@ -115,6 +134,7 @@ def test_maedn_decision_take_from_middle() -> None:
 
 
 def test_maedn_decision_take_from_own_row() -> None:
+    """docs/rules.md MAEDN-7, MAEDN-8 and MAEDN-11."""
     # the middle has no 7; one copy is seat 1's, one is mine: I must take mine
     state = position(3, hands=[[3, 6], [1, 1], [1, 1]], rows={0: [[3, 7, 9], [4]], 1: [[7]]})
     assert {"type": "extend", "row": 1, "die": 3} in ENGINE.legal_moves(state, 0)
@@ -126,6 +146,7 @@ def test_maedn_decision_take_from_own_row() -> None:
 
 
 def test_maedn_decision_steal() -> None:
+    """docs/rules.md MAEDN-7."""
     state = position(2, hands=[[3, 6], [1, 1]], rows={0: [[9]], 1: [[8, 12, 15]]})
     after = play(state, 0, {"type": "extend", "row": 0, "die": 3})
     assert rows_of(after, 0) == [[9, 12]] and rows_of(after, 1) == [[8, 15]]
@@ -134,6 +155,7 @@ def test_maedn_decision_steal() -> None:
 
 
 def test_maedn_decision_steal_choose_victim() -> None:
+    """docs/rules.md MAEDN-8."""
     state = position(3, hands=[[6, 1], [1, 1], [1, 1]], rows={1: [[2, 6]], 2: [[6, 8]]})
     moves = ENGINE.legal_moves(state, 0)
     assert {"type": "start", "dice": [6], "from": 1} in moves
@@ -148,12 +170,14 @@ def test_maedn_decision_steal_choose_victim() -> None:
 
 
 def test_maedn_decision_both_copies_in_own_rows_take_first_started() -> None:
+    """docs/rules.md MAEDN-9."""
     state = position(3, hands=[[2, 5], [1, 1], [1, 1]], rows={0: [[2, 6], [3, 6, 9], [4]]})
     after = play(state, 0, {"type": "extend", "row": 2, "die": 2})
     assert rows_of(after, 0) == [[2], [3, 6, 9], [4, 6]]
 
 
 def test_maedn_decision_close_gap() -> None:
+    """docs/rules.md MAEDN-12."""
     state = position(2, hands=[[1, 1], [2, 6]], turn=1, rows={0: [[1, 5, 8, 12]], 1: [[3]]})
     after = play(state, 1, {"type": "extend", "row": 0, "die": 2})
     assert rows_of(after, 0) == [[1, 8, 12]]
@@ -161,6 +185,7 @@ def test_maedn_decision_close_gap() -> None:
 
 
 def test_maedn_decision_row_vanishes() -> None:
+    """docs/rules.md MAEDN-12."""
     # the victim's only figure: their row ceases to exist, later rows move up
     state = position(2, hands=[[3, 6], [1, 1]], rows={0: [[9]], 1: [[12], [20, 22]]})
     after = play(state, 0, {"type": "extend", "row": 0, "die": 3})
@@ -176,6 +201,7 @@ def test_maedn_decision_row_vanishes() -> None:
 
 
 def test_maedn_decision_must_play() -> None:
+    """docs/rules.md MAEDN-13."""
     # the 6 overshoots, but the 2 fits: no discard allowed
     state = position(2, hands=[[2, 6], [1, 1]], rows={0: [[35, 37], [36, 38], [30]]})
     moves = ENGINE.legal_moves(state, 0)
@@ -186,6 +212,7 @@ def test_maedn_decision_must_play() -> None:
 
 
 def test_maedn_decision_dead_end_discard() -> None:
+    """docs/rules.md MAEDN-14."""
     state = position(2, hands=[[4, 6], [1, 1]], rows={0: [[35, 37], [36, 38], [39]]}, pile=[3])
     assert ENGINE.legal_moves(state, 0) == [
         {"type": "discard", "die": 4},
@@ -201,6 +228,7 @@ def test_maedn_decision_dead_end_discard() -> None:
 
 
 def test_maedn_decision_finishing_exactly_40() -> None:
+    """docs/rules.md MAEDN-15."""
     state = position(
         2,
         hands=[[4, 5], [1, 1]],
@@ -219,6 +247,7 @@ def test_maedn_decision_finishing_exactly_40() -> None:
 
 @pytest.mark.parametrize(("players", "target"), [(2, 40), (3, 35), (4, 30)])
 def test_maedn_decision_winning_thresholds(players: int, target: int) -> None:
+    """docs/rules.md MAEDN-16."""
     hands = [[2, 3]] + [[1, 1]] * (players - 1)
     points = cards.row_points([36, 38, 40])  # 6
     short = position(players, hands=hands, rows={0: [[36, 38]]}, scores=[target - points - 1])
@@ -238,6 +267,7 @@ def test_maedn_decision_winning_thresholds(players: int, target: int) -> None:
 def test_maedn_decision_stolen_figure_one_opponent_holding_both_copies_gives_the_older_row() -> (
     None
 ):
+    """docs/rules.md MAEDN-10 and MAEDN-8."""
     state = position(3, hands=[[4, 1], [1, 1], [1, 1]], rows={1: [[1, 4], [2, 4, 9]]})
     moves = ENGINE.legal_moves(state, 0)
     assert {"type": "start", "dice": [4]} in moves  # no choice to make: no "from"
@@ -248,6 +278,7 @@ def test_maedn_decision_stolen_figure_one_opponent_holding_both_copies_gives_the
 
 
 def test_maedn_decision_termination_guard_300_rounds_without_a_finished_row() -> None:
+    """docs/rules.md MAEDN-17 and ALL-4."""
     assert rules.QUIET_ROUNDS == 300
     limit = rules.QUIET_ROUNDS * 2  # turns: 300 full rounds of two players
     state = position(
@@ -264,6 +295,7 @@ def test_maedn_decision_termination_guard_300_rounds_without_a_finished_row() ->
 
 
 def test_maedn_decision_winning_move_ends_the_game_without_drawing_back() -> None:
+    """docs/rules.md MAEDN-16."""
     points = cards.row_points([36, 38, 40])
     state = position(2, hands=[[2, 3], [1, 1]], rows={0: [[36, 38]]}, scores=[40 - points])
     after = play(state, 0, {"type": "extend", "row": 0, "die": 2})
@@ -276,6 +308,7 @@ def test_maedn_decision_winning_move_ends_the_game_without_drawing_back() -> Non
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_maedn_decision_first_player(players: int) -> None:
+    """docs/rules.md ALL-3 and ALL-2."""
     state = ENGINE.new_game(players, 2024)
     order = []
     for _ in range(players + 1):

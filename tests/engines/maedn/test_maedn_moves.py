@@ -80,6 +80,7 @@ def test_each_refusal_has_its_own_code() -> None:
 
 
 def test_judgement_start_may_take_from_own_row_and_a_lone_figure_moves_to_the_end() -> None:
+    """docs/rules.md MAEDN-11."""
     state = position(2, hands=[[5, 6], [1, 1]], rows={0: [[5], [20]]})
     after = play(state, 0, {"type": "start", "dice": [5]})
     assert rows_of(after, 0) == [[20], [5]]
@@ -87,6 +88,7 @@ def test_judgement_start_may_take_from_own_row_and_a_lone_figure_moves_to_the_en
 
 
 def test_judgement_both_piles_empty_leaves_the_hand_short() -> None:
+    """docs/rules.md MAEDN-6."""
     assert draw_up([3], [], [], 5) == ((3,), (), (), 5)
     assert draw_up([3], [], [4], 5)[0] == (3, 4)
 

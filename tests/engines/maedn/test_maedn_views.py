@@ -96,6 +96,7 @@ def _swap_hand_with_pile(state: State, seat: int) -> State | None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_other_hands_pile_order_and_prng_never_reach_another_seat(players: int) -> None:
+    """docs/rules.md MAEDN-18 and ALL-5."""
     for state in states_along_a_game(players, 4000 + players):
         reordered = dataclasses.replace(state, pile=state.pile[::-1], rng=state.rng ^ 0xBEEF)
         for seat in [None, *range(players)]:
@@ -112,6 +113,7 @@ def test_other_hands_pile_order_and_prng_never_reach_another_seat(players: int) 
 
 
 def test_the_dice_drawn_are_not_in_the_log_line() -> None:
+    """docs/rules.md MAEDN-18."""
     state = position(2, hands=[[2, 6], [1, 1]], pile=[4, 5])
     move = {"type": "start", "dice": [2, 6]}
     after = play(state, 0, move)

@@ -11,7 +11,7 @@ const RULES = ["place", "box", "tokens", "pass", "scoring", "take", "end", "scor
  * @returns {string[]}
  */
 export function howToPlay(room, t) {
-  // DECISIONS.md "Setup": 30 + 10·N cards stay in the game
+  // docs/rules.md M-3: 30 + 10·N cards stay in the game
   const setup = t("m.help.setup", { n: room.players, cards: 30 + 10 * room.players });
   return [t("m.rules.goal"), setup, ...RULES.map((k) => t(`m.rules.${k}`))];
 }

@@ -3,7 +3,7 @@
 
 /** @typedef {import("../../i18n.js").Translate} Translate */
 
-/** Points that win, by player count (DECISIONS.md "Winning"). */
+/** Points that win, by player count (docs/rules.md MAEDN-16). */
 const TARGET = /** @type {Record<number, number>} */ ({ 2: 40, 3: 35, 4: 30 });
 
 /**
