@@ -203,7 +203,11 @@ class Settings(BaseSettings):
     )
     smtp_timeout_seconds: float = Field(15.0, gt=0, description="SMTP connect and send timeout.")
     webhook_timeout_seconds: float = Field(
-        5.0, gt=0, description=("Timeout of one webhook or push-service call.")
+        5.0,
+        gt=0,
+        description=(
+            "Deadline of one webhook or push-service call as a whole: looking up, connecting, sending and reading the answer (of which at most 4 KB is read)."
+        ),
     )
     webhook_allow_private: bool = Field(
         False,

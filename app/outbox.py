@@ -21,9 +21,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-import httpx
-
-from app import alert_store, mailer, push, webhooks
+from app import alert_store, mailer, outbound, push, webhooks
 from app.alert_keys import AlertKeys, load_keys
 from app.alert_store import Due
 from app.alert_texts import text, title
@@ -54,7 +52,7 @@ class Outbox:
         self.alerts = alerts
         self.settings = settings
         self._keys: AlertKeys | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: outbound.Outbound | None = None
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         # told (channel kind, outcome) after each try: sent, failed, given_up, dropped
@@ -67,7 +65,7 @@ class Outbox:
 
     async def start(self, loop: bool = True) -> None:
         self._keys = await load_keys(self.rooms.db, self.settings)
-        self._client = httpx.AsyncClient(headers={"User-Agent": "Spieltisch alerts"})
+        self._client = outbound.Outbound(self.settings.webhook_allow_private)
         if loop:
             self._task = asyncio.create_task(self._run(), name="alert-outbox")
 
@@ -213,11 +211,7 @@ class Outbox:
                 due.seat,
             )
             await webhooks.send(
-                self._client,
-                channel.target,
-                hook,
-                self.settings.webhook_timeout_seconds,
-                self.settings.webhook_allow_private,
+                self._client, channel.target, hook, self.settings.webhook_timeout_seconds
             )
             return
         async with self.rooms.db.transaction() as session:
@@ -241,7 +235,6 @@ class Outbox:
                 dict(channel.data.get("keys", {})),
                 payload,
                 self.settings.webhook_timeout_seconds,
-                self.settings.webhook_allow_private,
             )
             return
         if channel.kind == "email":
