@@ -25,13 +25,15 @@ from app.alert_keys import AlertKeys
 from app.clock import clock
 from app.config import Settings
 from app.main import create_app
-from tests.app.alerting import auth, move, outbox, table, work
+from tests.app.alerting import auth, move, outbox, services, table, work
 from tests.pushkeys import PushKeys
 from tests.receivers import (
     HttpReceiver,
+    SmtpServer,
     http_receiver,
     huge_receiver,
     trickling_receiver,
+    wait_for,
 )
 
 DELAY_MINUTES = 3
@@ -328,3 +330,76 @@ async def test_a_huge_answer_is_read_only_up_to_a_few_kb() -> None:
             assert huge.written < size // 8
     finally:
         await client.aclose()
+
+
+# -- alerts side by side ---------------------------------------------------------
+
+
+def test_a_stalled_webhook_in_one_room_does_not_hold_back_another_rooms_mail(
+    settings: Settings, smtp: SmtpServer
+) -> None:
+    """Room A's receiver stalls until the test lets it go; room B's mail, due at the same
+    time and claimed after it, still arrives — while A's call is still stalled."""
+    configured = {
+        "smtp_host": "127.0.0.1",
+        "smtp_port": smtp.port,
+        "smtp_security": "none",
+        "alert_poll_seconds": 0.2,  # the worker's own loop does the sending here
+        "webhook_allow_private": True,
+        "webhook_timeout_seconds": 3600,  # A's call ends when the test says, not before
+    }
+    with trickling_receiver(interval=1.0) as stalled, _client(settings, **configured) as client:
+        try:
+            room_a, (anna, _) = table(client)
+            client.put(
+                f"/api/rooms/{room_a}/alerts/webhook",
+                json={"url": stalled.url()},
+                headers=auth(anna),
+            )
+            room_b, (cleo, dora) = table(client, ("Cleo", "Dora"))
+            mail = client.put(
+                f"/api/rooms/{room_b}/alerts/email",
+                json={"address": "dora@example.org"},
+                headers=auth(dora),
+            )
+            assert mail.status_code == 200, mail.text
+            move(client, room_a, anna)  # due first, so a one-at-a-time worker takes it first
+            move(client, room_b, cleo)
+            _later()
+            wait_for(stalled.started.is_set, "room A's webhook call")
+            (sent,) = smtp.wait(1)
+            assert sent["To"] == "dora@example.org"
+            assert not stalled.finished.is_set() and not stalled.hung_up.is_set(), (
+                "room A's call is still stalled"
+            )
+            stalled.release.set()
+            wait_for(lambda: outbox(client, room_a)[0]["status"] == "sent", "room A's alert")
+        finally:
+            stalled.release.set()
+
+
+def test_alerts_of_one_room_sent_side_by_side_keep_its_hourly_cap(
+    settings: Settings, receiver: HttpReceiver
+) -> None:
+    """A turn alert and a reminder for one room's webhook, due together and claimed in one
+    batch: with a cap of one an hour exactly one goes out, the other waits."""
+    from app import alerts
+
+    with _client(settings, webhook_allow_private=True, alert_room_hourly_cap=1) as client:
+        room, (anna, _) = table(client)
+        client.put(
+            f"/api/rooms/{room}/alerts/webhook", json={"url": receiver.url()}, headers=auth(anna)
+        )
+        move(client, room, anna)
+        svc = services(client)
+
+        async def remind() -> None:
+            state = await svc.rooms.load(room)
+            async with svc.rooms.db.transaction() as session:
+                await alerts.enqueue_turn_alert(session, state, 1, "reminder")
+
+        client.portal.call(remind)  # type: ignore[union-attr]
+        _later()
+        assert work(client) == 2
+        assert len(receiver.got()) == 1
+        assert sorted(row["status"] for row in outbox(client, room)) == ["pending", "sent"]
