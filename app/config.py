@@ -172,6 +172,14 @@ class Settings(BaseSettings):
         gt=0,
         description=("How often each process's alert worker looks for alerts that are due."),
     )
+    alert_concurrency: int = Field(
+        8,
+        ge=1,
+        le=1000,
+        description=(
+            "Most alerts one process sends at the same time; a slow receiver holds one of these for at most its deadline and delays no other room's alerts."
+        ),
+    )
     alert_secret: str | None = Field(
         None,
         description=(
@@ -203,7 +211,11 @@ class Settings(BaseSettings):
     )
     smtp_timeout_seconds: float = Field(15.0, gt=0, description="SMTP connect and send timeout.")
     webhook_timeout_seconds: float = Field(
-        5.0, gt=0, description=("Timeout of one webhook or push-service call.")
+        5.0,
+        gt=0,
+        description=(
+            "Deadline of one webhook or push-service call as a whole: looking up, connecting, sending and reading the answer (of which only the first 4 KB are kept)."
+        ),
     )
     webhook_allow_private: bool = Field(
         False,

@@ -7,6 +7,12 @@ due, so alerts survive restarts. A process killed between sending and marking a
 row sends that one row again once its lease has run out: delivery is at least
 once, and exactly once whenever the process lives to mark it.
 
+A process sends up to ``ALERT_CONCURRENCY`` alerts at the same time, each in its own
+task, and claims rows only as slots free up, so a claimed row is being sent, not
+queued behind others. A slow receiver holds one slot for at most its call's deadline
+and delays nobody else's alerts; only the alerts of the same room on the same channel
+kind wait for it, one after the other, so the room's hourly cap is counted right.
+
 Before sending, the worker checks again that the game still waits for the seat,
 that the same person still sits there and does not have the room open, and that
 the room's hourly cap on this channel is not reached (then it waits for a slot).
@@ -18,12 +24,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-import httpx
-
-from app import alert_store, mailer, push, webhooks
+from app import alert_store, mailer, outbound, push, webhooks
 from app.alert_keys import AlertKeys, load_keys
 from app.alert_store import Due
 from app.alert_texts import text, title
@@ -38,9 +43,18 @@ from app.roomstate import RoomState
 log = logging.getLogger("spieltisch.alerts")
 
 LEASE = timedelta(minutes=2)
-BATCH = 20
+BATCH = 20  # most rows claimed in one query
+STOP_GRACE_SECONDS = 10.0  # how long a stopping worker lets its sends finish and be marked
 HOUR = timedelta(hours=1)
 KEEP = timedelta(days=7)  # closed rows are kept this long (the hourly cap needs one hour)
+
+
+@dataclass
+class _Line:
+    """This process's alerts of one room on one channel kind: sent one after the other."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    tasks: int = 0  # holding or waiting for the lock
 
 
 class Outbox:
@@ -54,9 +68,13 @@ class Outbox:
         self.alerts = alerts
         self.settings = settings
         self._keys: AlertKeys | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: outbound.Outbound | None = None
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._sending: set[asyncio.Task[None]] = set()
+        self._claiming = 0  # slots held by a claim under way
+        self._starved = False  # the loop found every slot taken
+        self._lines: dict[tuple[str, str], _Line] = {}  # by (room, channel kind)
         # told (channel kind, outcome) after each try: sent, failed, given_up, dropped
         self.outcomes: list[Callable[[str, str], None]] = []
 
@@ -67,7 +85,7 @@ class Outbox:
 
     async def start(self, loop: bool = True) -> None:
         self._keys = await load_keys(self.rooms.db, self.settings)
-        self._client = httpx.AsyncClient(headers={"User-Agent": "Spieltisch alerts"})
+        self._client = outbound.Outbound(self.settings.webhook_allow_private)
         if loop:
             self._task = asyncio.create_task(self._run(), name="alert-outbox")
 
@@ -77,6 +95,11 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._sending:
+            _, late = await asyncio.wait(set(self._sending), timeout=STOP_GRACE_SECONDS)
+            for task in late:  # its lease runs out and a process sends it again
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -90,9 +113,16 @@ class Outbox:
     async def _run(self) -> None:
         pruned_at = None
         while True:
+            self._wake.clear()
             try:
-                while await self.run_once():
-                    pass
+                free = self._free()
+                batch = await self._claim(free)
+                for due in batch:
+                    self._start(due)
+                # the slots, not the rows, were the limit: look again as soon as one frees
+                self._starved = len(batch) == free
+                if self._starved and self._free():
+                    self._wake.set()
                 now = clock.now()
                 if pruned_at is None or now - pruned_at > HOUR:
                     pruned_at = now
@@ -102,18 +132,54 @@ class Outbox:
                 log.exception("alert worker pass failed; trying again shortly")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.alert_poll_seconds)
-            self._wake.clear()
 
     async def run_once(self) -> int:
-        """Claim and handle one batch of due alerts; returns how many were claimed."""
-        async with self.rooms.db.transaction() as session:
-            batch = await alert_store.claim(session, clock.now(), LEASE, BATCH)
-        for due in batch:
-            try:
-                await self._handle(due)
-            except Exception:
-                log.exception("alert %s: unexpected error; it is tried again later", due.id)
+        """Claim due alerts (as many as there are free slots) and send them all at once;
+        returns how many were claimed."""
+        batch = await self._claim(self._free())
+        await asyncio.gather(*(self._start(due) for due in batch))
         return len(batch)
+
+    def _free(self) -> int:
+        taken = len(self._sending) + self._claiming
+        return max(0, min(BATCH, self.settings.alert_concurrency - taken))
+
+    async def _claim(self, most: int) -> list[Due]:
+        if most <= 0:
+            return []
+        self._claiming += most  # held while the query runs, so two claims never overfill
+        try:
+            async with self.rooms.db.transaction() as session:
+                return await alert_store.claim(session, clock.now(), LEASE, most)
+        finally:
+            self._claiming -= most
+
+    def _start(self, due: Due) -> asyncio.Task[None]:
+        task = asyncio.create_task(self._take(due), name=f"alert-{due.id}")
+        self._sending.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if self._starved:  # the loop waits for a free slot
+            self._starved = False
+            self._wake.set()
+
+    async def _take(self, due: Due) -> None:
+        """Handle one alert, after those of its room and channel kind already in hand."""
+        key = (due.room_id, due.channel.kind)
+        line = self._lines.setdefault(key, _Line())
+        line.tasks += 1
+        try:
+            async with line.lock:
+                await self._handle(due)
+        except Exception:
+            log.exception("alert %s: unexpected error; it is tried again later", due.id)
+        finally:
+            line.tasks -= 1
+            if not line.tasks:
+                del self._lines[key]
 
     async def _handle(self, due: Due) -> None:
         try:
@@ -213,11 +279,7 @@ class Outbox:
                 due.seat,
             )
             await webhooks.send(
-                self._client,
-                channel.target,
-                hook,
-                self.settings.webhook_timeout_seconds,
-                self.settings.webhook_allow_private,
+                self._client, channel.target, hook, self.settings.webhook_timeout_seconds
             )
             return
         async with self.rooms.db.transaction() as session:
@@ -241,7 +303,6 @@ class Outbox:
                 dict(channel.data.get("keys", {})),
                 payload,
                 self.settings.webhook_timeout_seconds,
-                self.settings.webhook_allow_private,
             )
             return
         if channel.kind == "email":

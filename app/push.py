@@ -3,8 +3,9 @@
 The payload is encrypted with the subscription's keys (RFC 8291, ``aes128gcm``,
 through ``pywebpush``) and the request is signed with the server's VAPID key
 (RFC 8292). A push service answering 404 or 410 says the subscription is gone. Endpoints pass
-the same address guard as webhooks (``WEBHOOK_ALLOW_PRIVATE``): a subscription
-can't make the server call into its own network.
+the same address guard as webhooks (``WEBHOOK_ALLOW_PRIVATE``) and the request goes
+through the same pinned client (``app.outbound``): a subscription can't make the server
+call into its own network, however its name answers.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from pywebpush import WebPusher
 
+from app import outbound
 from app.alert_keys import AlertKeys
-from app.webhooks import BadWebhook, check_url
 
 TTL_SECONDS = 24 * 3600
 
@@ -49,20 +49,15 @@ def encrypt(endpoint: str, keys: dict[str, str], payload: dict[str, Any]) -> byt
 
 
 async def send(
-    client: httpx.AsyncClient,
+    client: outbound.Outbound,
     keys: AlertKeys,
     subject: str,
     endpoint: str,
     sub_keys: dict[str, str],
     payload: dict[str, Any],
     seconds: float,
-    allow_private: bool,
 ) -> None:
     """Deliver ``payload`` to one subscription; ``SubscriptionGone`` or ``DeliveryFailed``."""
-    try:
-        await check_url(endpoint, allow_private)
-    except BadWebhook as exc:
-        raise SubscriptionGone(str(exc)) from exc
     try:
         body = encrypt(endpoint, sub_keys, payload)
     except Exception as exc:  # malformed keys: this subscription can never work
@@ -81,10 +76,12 @@ async def send(
         "Urgency": "normal",
     }
     try:
-        response = await client.post(endpoint, content=body, headers=headers, timeout=seconds)
-    except httpx.HTTPError as exc:
-        raise DeliveryFailed(f"push service unreachable: {type(exc).__name__}") from exc
-    if response.status_code in (404, 410):
-        raise SubscriptionGone(f"push service answered {response.status_code}")
-    if response.status_code >= 300:
-        raise DeliveryFailed(f"push service answered {response.status_code}")
+        answer = await client.post(endpoint, body, headers, seconds)
+    except outbound.Refused as exc:
+        raise SubscriptionGone(f"push endpoint refused: {exc}") from exc
+    except outbound.Unreachable as exc:
+        raise DeliveryFailed(f"push service unreachable: {exc}") from exc
+    if answer.status in (404, 410):
+        raise SubscriptionGone(f"push service answered {answer.status}")
+    if answer.status >= 300:
+        raise DeliveryFailed(f"push service answered {answer.status}")

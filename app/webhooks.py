@@ -1,22 +1,20 @@
-"""Room webhooks (httpx): Discord, Slack or a plain JSON shape, to one URL the host set.
+"""Room webhooks: Discord, Slack or a plain JSON shape, to one URL the host set.
 
 A URL must be http(s) and resolve only to public addresses: private, loopback,
 link-local and other special ranges are refused unless ``WEBHOOK_ALLOW_PRIVATE``
 is set, so a room cannot make the server call into its own network. The check
-runs when the URL is set and again, on the resolved addresses, before each call.
-Redirects are not followed.
+runs when the URL is set, and each call goes through ``app.outbound``, which looks
+the name up once, checks every address and connects to exactly those. Redirects are
+not followed; a call has one deadline as a whole and reads at most a few KB of the answer.
 """
 
 from __future__ import annotations
 
-import asyncio
-import ipaddress
-import socket
+import json
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-import httpx
-
+from app import outbound
 from app.alert_texts import text
 
 Shape = Literal["discord", "slack", "json"]
@@ -32,15 +30,11 @@ class WebhookFailed(Exception):
     """The call failed in a way that may pass: try again later."""
 
 
-def _private(address: str) -> bool:
-    ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
+PRIVATE = "Webhooks can't go to private, loopback or link-local addresses on this server."
 
 
-async def check_url(url: str, allow_private: bool) -> None:
-    """Raise ``BadWebhook`` unless ``url`` is http(s) and resolves to public addresses only."""
+def _shape(url: str) -> tuple[str, int]:
+    """The host and port of a usable URL; ``BadWebhook`` says what is wrong with another."""
     if len(url) > MAX_URL:
         raise BadWebhook(f"A webhook URL has at most {MAX_URL} characters.")
     parts = urlsplit(url)
@@ -48,20 +42,20 @@ async def check_url(url: str, allow_private: bool) -> None:
         raise BadWebhook("A webhook URL starts with https:// (or http://) and names a host.")
     if parts.username or parts.password:
         raise BadWebhook("A webhook URL can't carry a user name or password before the host.")
+    return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+
+
+async def check_url(url: str, allow_private: bool) -> None:
+    """Raise ``BadWebhook`` unless ``url`` is http(s) and resolves to public addresses only."""
+    host, port = _shape(url)
     if allow_private:
         return
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        infos = await asyncio.get_running_loop().getaddrinfo(
-            parts.hostname, port, type=socket.SOCK_STREAM
-        )
-    except (OSError, UnicodeError) as exc:
-        raise BadWebhook(f"The host {parts.hostname!r} can't be found.") from exc
-    addresses = {str(info[4][0]) for info in infos}
-    if not addresses or any(_private(a) for a in addresses):
-        raise BadWebhook(
-            "Webhooks can't go to private, loopback or link-local addresses on this server."
-        )
+        await outbound.addresses(host, port, allow_private=False)
+    except outbound.NotFound as exc:
+        raise BadWebhook(f"The host {host!r} can't be found.") from exc
+    except outbound.Refused as exc:
+        raise BadWebhook(PRIVATE) from exc
 
 
 def body(
@@ -86,19 +80,19 @@ def body(
 
 
 async def send(
-    client: httpx.AsyncClient,
-    url: str,
-    payload: dict[str, Any],
-    seconds: float,
-    allow_private: bool,
+    client: outbound.Outbound, url: str, payload: dict[str, Any], seconds: float
 ) -> None:
+    """POST ``payload`` as JSON; ``WebhookFailed`` unless the answer is a 2xx within ``seconds``."""
     try:
-        await check_url(url, allow_private)
+        _shape(url)
     except BadWebhook as exc:
         raise WebhookFailed(str(exc)) from exc
+    content = json.dumps(payload, ensure_ascii=False).encode()
     try:
-        response = await client.post(url, json=payload, timeout=seconds, follow_redirects=False)
-    except httpx.HTTPError as exc:
-        raise WebhookFailed(f"webhook unreachable: {type(exc).__name__}") from exc
-    if response.status_code >= 300:
-        raise WebhookFailed(f"webhook answered {response.status_code}")
+        answer = await client.post(url, content, {"Content-Type": "application/json"}, seconds)
+    except outbound.Refused as exc:
+        raise WebhookFailed(PRIVATE) from exc
+    except outbound.Unreachable as exc:
+        raise WebhookFailed(f"webhook unreachable: {exc}") from exc
+    if answer.status >= 300:
+        raise WebhookFailed(f"webhook answered {answer.status}")

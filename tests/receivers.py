@@ -1,7 +1,10 @@
-"""Real receivers for alert tests: an SMTP server (aiosmtpd) and an HTTP endpoint.
+"""Real receivers for alert tests: an SMTP server (aiosmtpd) and HTTP endpoints.
 
-Both run in threads of the test process on free ports, keep what they receive,
-and let a test wait for a number of deliveries without sleeping blindly.
+They run in threads of the test process on free ports, keep what they receive,
+and let a test wait for a number of deliveries without sleeping blindly. Besides
+the plain HTTP endpoint (optionally over TLS, on another loopback address) there
+are two hostile ones: one that trickles its answer a byte at a time until the test
+lets it finish, and one whose answer is far larger than anything should read.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import socketserver
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -91,12 +96,16 @@ class HttpReceiver:
     """Answers POSTs with the next status in ``statuses`` (then 201) and keeps each request."""
 
     port: int
+    host: str = "127.0.0.1"
+    scheme: str = "http"
     requests: list[Received] = field(default_factory=list)
     statuses: list[int] = field(default_factory=list)
+    server_names: list[str | None] = field(default_factory=list)  # TLS SNI of each handshake
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def url(self, path: str = "/hook") -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+    def url(self, path: str = "/hook", name: str | None = None) -> str:
+        """The URL of ``path``; ``name`` puts a host name in place of the address."""
+        return f"{self.scheme}://{name or self.host}:{self.port}{path}"
 
     def got(self) -> list[Received]:
         with self.lock:
@@ -108,8 +117,14 @@ class HttpReceiver:
 
 
 @contextmanager
-def http_receiver() -> Iterator[HttpReceiver]:
-    receiver = HttpReceiver(port=free_port())
+def http_receiver(
+    host: str = "127.0.0.1", port: int | None = None, tls: ssl.SSLContext | None = None
+) -> Iterator[HttpReceiver]:
+    """A receiver on ``host`` (any loopback address) and ``port`` (default: a free one);
+    with ``tls`` (a server context) it speaks HTTPS and notes the server name asked for."""
+    receiver = HttpReceiver(
+        port=port or free_port(), host=host, scheme="https" if tls is not None else "http"
+    )
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -127,11 +142,116 @@ def http_receiver() -> Iterator[HttpReceiver]:
         def log_message(self, *args: Any) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", receiver.port), Handler)
+    server = ThreadingHTTPServer((host, receiver.port), Handler)
+    if tls is not None:
+
+        def note(sock: Any, name: str | None, context: Any) -> None:
+            with receiver.lock:
+                receiver.server_names.append(name)
+
+        tls.sni_callback = note
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+    with _serving(server):
+        yield receiver
+
+
+@contextmanager
+def _serving(server: socketserver.BaseServer) -> Iterator[None]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield receiver
+        yield
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class TricklingReceiver:
+    """Answers 200 and then one byte of body every ``interval`` seconds until ``release``."""
+
+    port: int
+    interval: float
+    started: threading.Event = field(default_factory=threading.Event)  # a request came
+    release: threading.Event = field(default_factory=threading.Event)  # set by the test
+    finished: threading.Event = field(default_factory=threading.Event)  # answer completed
+    hung_up: threading.Event = field(default_factory=threading.Event)  # the caller left
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@contextmanager
+def trickling_receiver(interval: float = 1.0) -> Iterator[TricklingReceiver]:
+    receiver = TricklingReceiver(port=free_port(), interval=interval)
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            receiver.started.set()
+            self.send_response(200)
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            try:
+                while not receiver.release.wait(receiver.interval):
+                    self.wfile.write(b"1\r\nx\r\n")
+                self.wfile.write(b"0\r\n\r\n")
+                receiver.finished.set()
+            except OSError:
+                receiver.hung_up.set()
+            self.close_connection = True
+
+        def log_message(self, *args: Any) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", receiver.port), Handler)
+    try:
+        with _serving(server):
+            yield receiver
+    finally:
+        receiver.release.set()  # no handler thread outlives the test
+
+
+@dataclass
+class HugeReceiver:
+    """Answers 200 with a body of ``size`` bytes, made as it is written (never held whole)."""
+
+    port: int
+    size: int
+    written: int = 0  # bytes of body the socket took
+    done: threading.Event = field(default_factory=threading.Event)
+    hung_up: threading.Event = field(default_factory=threading.Event)
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+@contextmanager
+def huge_receiver(size: int) -> Iterator[HugeReceiver]:
+    receiver = HugeReceiver(port=free_port(), size=size)
+    piece = bytes(64 * 1024)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(200)
+            self.send_header("content-length", str(receiver.size))
+            self.end_headers()
+            try:
+                while receiver.written < receiver.size:
+                    chunk = piece[: receiver.size - receiver.written]
+                    self.wfile.write(chunk)
+                    receiver.written += len(chunk)
+            except OSError:
+                receiver.hung_up.set()
+            finally:
+                receiver.done.set()
+
+        def log_message(self, *args: Any) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", receiver.port), Handler)
+    with _serving(server):
+        yield receiver

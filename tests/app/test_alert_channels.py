@@ -347,13 +347,14 @@ def test_a_public_address_passes_the_guard(settings: Settings) -> None:
 
 
 async def test_the_guard_is_checked_again_before_each_call() -> None:
-    import httpx
+    from app import outbound, webhooks
 
-    from app import webhooks
-
-    async with httpx.AsyncClient() as http:
+    client = outbound.Outbound(allow_private=False)
+    try:
         with pytest.raises(webhooks.WebhookFailed, match="private"):
-            await webhooks.send(http, "http://127.0.0.1:9/hook", {}, 1.0, allow_private=False)
+            await webhooks.send(client, "http://127.0.0.1:9/hook", {}, 1.0)
+    finally:
+        await client.aclose()
 
 
 def test_push_endpoints_on_private_addresses_are_refused(settings: Settings) -> None:
