@@ -18,8 +18,8 @@ from app.record_models import BadRecord, Record, from_json
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 
-# the start of the salt of a game made from an imported record: the commitment binds
-# it, so a record can't pass an imported game off as one the server dealt
+# the start of the salt of a game whose seed came from an imported record: the
+# commitment binds it, so a record can't pass such a game off as one a server dealt
 IMPORTED_SALT = "imported-"
 
 
@@ -37,7 +37,8 @@ class Check:
     """The outcome of a verification: ``ok``, or where and why it differs.
 
     ``seed_from`` is ``"record"`` when the game was imported from a file, which chose
-    its seed: the deal then follows from the seed, but nobody drew it fairly.
+    its seed: the deal then follows from the seed, but nobody drew it fairly; ``note``
+    says so in words.
     """
 
     ok: bool
@@ -46,6 +47,7 @@ class Check:
     move: int | None = None
     imported: bool = False
     seed_from: str = "server"
+    note: str | None = None
 
     def body(self) -> dict[str, Any]:
         return {
@@ -55,19 +57,22 @@ class Check:
             "move": self.move,
             "imported": self.imported,
             "seed_from": self.seed_from,
+            "note": self.note,
         }
 
 
 def _origin(record: Record) -> tuple[bool, str]:
-    """Whether the record's game was imported, and where its seed came from."""
-    marked = record.salt is not None and record.salt.startswith(IMPORTED_SALT)
-    if not (record.imported or marked):
-        return False, "server"
-    return True, record.seed_from or "record"
+    """Whether the record's game was imported, and where its seed came from. The salt's
+    mark outweighs what the record says: the commitment binds the salt."""
+    if record.salt is not None and record.salt.startswith(IMPORTED_SALT):
+        return True, "record"
+    if record.imported:
+        return True, record.seed_from or "record"
+    return False, "server"
 
 
 IMPORTED_NOTE = (
-    " This game was imported from a file: its seed came from that file, not from a "
+    "This game was imported from a file: its seed came from that file, not from a "
     "server's draw, so whoever wrote the file could know every hand. The check shows "
     "that the game follows from that seed, not that the deal was fair."
 )
@@ -81,14 +86,14 @@ def verify(raw: Record | Mapping[str, Any]) -> Check:
         return Check(False, exc.message, "record")
     imported, seed_from = _origin(record)
     checked = _verify(record)
-    note = IMPORTED_NOTE if imported and seed_from == "record" else ""
     return Check(
         checked.ok,
-        checked.message + note,
+        checked.message,
         checked.where,
         checked.move,
         imported=imported,
         seed_from=seed_from,
+        note=IMPORTED_NOTE if imported and seed_from == "record" else None,
     )
 
 

@@ -11,8 +11,9 @@ An imported game is not a fair deal: whoever wrote the file chose its seed and
 moves, so may know every hand. The room says so in its log (``room_created`` and
 ``game_started`` carry ``imported``, the latter also ``seed_from``), and so its
 info, its page, its replay and its record. The commitment is always the server's
-own, from the seed and a fresh salt marked ``imported-``: a record stripped of its
-``imported`` flag still shows it in the salt the commitment binds. The room is
+own, from the seed and a fresh salt, marked ``imported-`` when the file chose the
+seed: a record stripped of its ``imported`` flag still shows it in the salt the
+commitment binds. The room is
 written in one transaction, from its first event to its last: a refusal leaves
 nothing behind.
 """
@@ -238,8 +239,8 @@ async def import_record(
         events.append(("seat_claimed", {**public, "token_hash": hash_token(token)}, public))
         tokens.append(token)
     # the salt is the server's, never the file's: it hides the seed behind the
-    # commitment while the game runs, and its mark tells an imported game's record
-    salt = IMPORTED_SALT + new_salt()
+    # commitment while the game runs; its mark tells that the file chose the seed
+    salt = (IMPORTED_SALT if given is not None else "") + new_salt()
     data = {
         "engine": engine.name,
         "version": engine.version,

@@ -49,4 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the engines refuse what they can't read; this is the backstop
         return _unreadable(path, f"the record could not be replayed ({type(exc).__name__})")
     print(("verified: " if check.ok else "NOT verified: ") + check.message)
+    if check.note:
+        print(f"note: {check.note}")
     return 0 if check.ok else 1

@@ -273,7 +273,7 @@ def test_verification_passes_on_a_real_game_and_says_where_a_changed_one_differs
     assert record["commitment"] == commitment(int(record["seed"]), record["salt"])
     checked = client.post("/api/records/verify", json=record).json()
     assert checked["ok"] is True and checked["imported"] is False
-    assert checked["seed_from"] == "server" and "imported" not in checked["message"]
+    assert checked["seed_from"] == "server" and checked["note"] is None
 
     changed = str(int(record["seed"]) + 1)
     seed = client.post("/api/records/verify", json={**record, "seed": changed}).json()
@@ -378,7 +378,7 @@ def test_a_dealt_but_unplayed_import_says_it_was_imported_everywhere_the_table_s
     checked = client.post("/api/records/verify", json=exported).json()
     assert checked["ok"] is True
     assert checked["imported"] is True and checked["seed_from"] == "record"
-    assert "seed came from that file" in checked["message"]
+    assert "seed came from that file" in checked["note"]
 
     # a rematch is dealt by the server: the table stays marked, its new game is not
     client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0])).raise_for_status()
@@ -425,14 +425,23 @@ def test_an_import_recomputes_the_commitment_with_a_salt_of_the_servers_own(
 
 
 def test_the_salt_tells_an_imported_game_even_from_a_record_that_hides_it(
-    client: TestClient,
+    client: TestClient, tmp_path: Path
 ) -> None:
     room = _import(client, bot_record("m", 2, {}, seed=31))
     record = client.get(f"/api/rooms/{room}/games/1/record").json()
     hidden = {k: v for k, v in record.items() if k not in ("imported", "seed_from")}
     checked = client.post("/api/records/verify", json=hidden).json()
     assert checked["ok"] is True and checked["imported"] is True
-    assert checked["seed_from"] == "record" and "imported" in checked["message"]
+    assert checked["seed_from"] == "record" and "imported" in checked["note"]
+    # and saying the server drew the seed does not hide it either
+    claimed = {**hidden, "imported": False, "seed_from": "server"}
+    assert client.post("/api/records/verify", json=claimed).json()["seed_from"] == "record"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(claimed))
+    run = [sys.executable, "-m", "app", "verify", str(path)]
+    said = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert said.returncode == 0 and said.stdout.startswith("verified:"), said.stderr
+    assert "note: This game was imported from a file" in said.stdout
     # renaming the salt to hide the mark breaks the commitment instead
     renamed = {**hidden, "salt": hidden["salt"].removeprefix("imported-")}
     broken = client.post("/api/records/verify", json=renamed).json()
