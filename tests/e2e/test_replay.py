@@ -125,8 +125,10 @@ def test_an_imported_table_says_so_on_its_page_in_every_language(
     expect(note).to_be_visible()
     expect(note).to_contain_text("Imported game")
     expect(note).to_contain_text("may know every hidden card")
+    expect(page.locator("#history li[data-game='1']")).to_contain_text("imported from a file")
     page.locator("#lang").select_option("de")
     expect(note).to_contain_text("Importierte Partie")
+    expect(page.locator("#history li[data-game='1']")).to_contain_text("aus einer Datei importiert")
     page.locator("#lang").select_option("fr")
     expect(note).to_contain_text("Partie importée")
     # a table made here shows no such note
