@@ -132,7 +132,11 @@ RECORD_BODY: dict[str, Any] = {
 SGF_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
-        "content": {sgf.MEDIA_TYPE: {"schema": {"type": "string"}}},
+        # the file as text; its type is not checked (browsers send either)
+        "content": {
+            "text/plain": {"schema": {"type": "string"}},
+            sgf.MEDIA_TYPE: {"schema": {"type": "string"}},
+        },
     }
 }
 
