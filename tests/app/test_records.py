@@ -388,6 +388,17 @@ def test_a_dealt_but_unplayed_import_says_it_was_imported_everywhere_the_table_s
     assert second["imported"] is False and "seed_from" not in second
 
 
+def test_an_imported_table_says_so_when_loaded_from_a_snapshot(client: TestClient) -> None:
+    record = bot_record("m", 2, {}, seed=12)
+    record["moves"], record["result"] = record["moves"][:13], None  # snapshots every 5 moves
+    room = client.post("/api/records", json=record).json()["room"]
+    services = client.app.state.services  # type: ignore[attr-defined]
+    services.rooms.cache.clear()  # the next load starts from the newest snapshot
+    info = client.get(f"/api/rooms/{room}").json()
+    assert info["imported"] is True and info["game_imported"] is True
+    assert client.get(f"/api/rooms/{room}/games/1").json()["steps"] == 13
+
+
 def test_a_table_made_here_says_it_was_not_imported(client: TestClient) -> None:
     made = client.post("/api/rooms", json={"game": "m", "players": 2, "name": "Anna"}).json()
     room = made["room"]
