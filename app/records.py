@@ -13,9 +13,8 @@ moves, so may know every hand. The room says so in its log (``room_created`` and
 info, its page, its replay and its record. The commitment is always the server's
 own, from the seed and a fresh salt, marked ``imported-`` when the file chose the
 seed: a record stripped of its ``imported`` flag still shows it in the salt the
-commitment binds. The room is
-written in one transaction, from its first event to its last: a refusal leaves
-nothing behind.
+commitment binds. The room is written in one transaction, from its first event to
+its last: a refusal leaves nothing behind.
 """
 
 from __future__ import annotations
