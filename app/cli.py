@@ -33,6 +33,8 @@ VERBS = ("serve", "backup", "restore", "check", "verify")
 class Problem(Exception):
     """Something the person running the command must fix; the message says what."""
 
+    exit_code = 1
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
@@ -57,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Problem as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except ValidationError as exc:
         print("error: the settings are not valid:", file=sys.stderr)
         for line in settings_problems(exc):
@@ -82,7 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     backup_ = verbs.add_parser("backup", help="copy the SQLite database to PATH, consistently")
     backup_.add_argument("path")
-    restore_ = verbs.add_parser("restore", help="replace the SQLite database with a backup")
+    restore_ = verbs.add_parser(
+        "restore",
+        help="replace the SQLite database with a backup (refused while a server runs on it; "
+        "exit status 3)",
+    )
     restore_.add_argument("path")
     verbs.add_parser("check", help="check the settings, the database and Redis")
     verbs.add_parser("verify", help="check a game record's deal and moves (app/verify_cli.py)")
@@ -95,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
 def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> None:
     import uvicorn
 
+    from app.dblock import hold_shared, sqlite_path
     from app.migrate import upgrade
     from app.workers import refusal
 
@@ -108,6 +115,9 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
     configure_logs(settings)
     if settings.data_dir and not settings.database_url:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+    database = sqlite_path(settings.effective_database_url)
+    # held until the process ends: a restore is refused meanwhile (app/dblock.py)
+    held = hold_shared(database) if database is not None else None  # noqa: F841
     if migrate:
         upgrade(settings.effective_database_url)  # once, before any worker starts
     options: dict[str, Any] = {
@@ -196,17 +206,10 @@ def _readable_backup(path: Path) -> sqlite3.Connection:
 
 
 def restore(settings: Settings, backup_file: Path) -> str:
-    """Replace the database with ``backup_file``, then migrate it to this version."""
-    from app.migrate import upgrade
+    """Replace the database with ``backup_file`` and migrate it (``app/restore.py``)."""
+    from app import restore as restoring
 
-    target = sqlite_file(settings)
-    with contextlib.closing(_readable_backup(backup_file)) as src:
-        rooms = _rooms(src)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.closing(sqlite3.connect(target, timeout=30)) as dst:
-            src.backup(dst)
-    upgrade(settings.effective_database_url)
-    return f"restored {_count(rooms)} from {backup_file} into {target}"
+    return restoring.restore(settings, backup_file)
 
 
 # -- check ------------------------------------------------------------------------------

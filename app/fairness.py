@@ -14,8 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines import ENGINES, get_engine
+from app.record_models import BadRecord, Record, from_json
+from engines import get_engine
 from engines.base import BadOptions, IllegalMove
+
+# the start of the salt of a game whose seed came from an imported record: the
+# commitment binds it, so a record can't pass such a game off as one a server dealt
+IMPORTED_SALT = "imported-"
 
 
 def new_salt() -> str:
@@ -29,29 +34,77 @@ def commitment(seed: int, salt: str) -> str:
 
 @dataclass(frozen=True)
 class Check:
-    """The outcome of a verification: ``ok``, or where and why it differs."""
+    """The outcome of a verification: ``ok``, or where and why it differs.
+
+    ``seed_from`` is ``"record"`` when the game was imported from a file, which chose
+    its seed: the deal then follows from the seed, but nobody drew it fairly; ``note``
+    says so in words.
+    """
 
     ok: bool
     message: str
     where: str | None = None
     move: int | None = None
+    imported: bool = False
+    seed_from: str = "server"
+    note: str | None = None
 
     def body(self) -> dict[str, Any]:
-        return {"ok": self.ok, "message": self.message, "where": self.where, "move": self.move}
+        return {
+            "ok": self.ok,
+            "message": self.message,
+            "where": self.where,
+            "move": self.move,
+            "imported": self.imported,
+            "seed_from": self.seed_from,
+            "note": self.note,
+        }
 
 
-def verify(record: Mapping[str, Any]) -> Check:
+def _origin(record: Record) -> tuple[bool, str]:
+    """Whether the record's game was imported, and where its seed came from. The salt's
+    mark outweighs what the record says: the commitment binds the salt."""
+    if record.salt is not None and record.salt.startswith(IMPORTED_SALT):
+        return True, "record"
+    if record.imported:
+        return True, record.seed_from or "record"
+    return False, "server"
+
+
+IMPORTED_NOTE = (
+    "This game was imported from a file: its seed came from that file, not from a "
+    "server's draw, so whoever wrote the file could know every hand. The check shows "
+    "that the game follows from that seed, not that the deal was fair."
+)
+
+
+def verify(raw: Record | Mapping[str, Any]) -> Check:
     """Recompute the commitment, deal from the seed and replay every move to the result."""
-    game = record.get("engine")
-    if not isinstance(game, str) or game not in ENGINES:
-        return Check(False, f"The record names no known game ({game!r}).", "engine")
-    engine = get_engine(game)
-    seed, salt, promised = record.get("seed"), record.get("salt"), record.get("commitment")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(salt, str):
+    try:
+        record = raw if isinstance(raw, Record) else from_json(raw)
+    except BadRecord as exc:
+        return Check(False, exc.message, "record")
+    imported, seed_from = _origin(record)
+    checked = _verify(record)
+    return Check(
+        checked.ok,
+        checked.message,
+        checked.where,
+        checked.move,
+        imported=imported,
+        seed_from=seed_from,
+        note=IMPORTED_NOTE if imported and seed_from == "record" else None,
+    )
+
+
+def _verify(record: Record) -> Check:
+    engine = get_engine(record.engine)
+    seed, salt, promised = record.seed, record.salt, record.commitment
+    if seed is None or salt is None:
         return Check(
             False, "The record has no seed and salt: they are revealed after the game.", "seed"
         )
-    if not isinstance(promised, str):
+    if promised is None:
         return Check(False, "The record carries no commitment to check against.", "commitment")
     if commitment(seed, salt) != promised:
         return Check(
@@ -60,18 +113,17 @@ def verify(record: Mapping[str, Any]) -> Check:
             "the seed or the salt was changed.",
             "commitment",
         )
-    moves = record.get("moves")
-    if not isinstance(moves, list):
-        return Check(False, "The record has no list of moves.", "moves")
     try:
-        state = engine.new_game(record.get("players", 0), seed, record.get("options") or {})
-    except (BadOptions, TypeError) as exc:
-        return Check(False, f"The game cannot be dealt again: {exc}", "options")
-    for number, entry in enumerate(moves, start=1):
-        seat = entry.get("seat") if isinstance(entry, Mapping) else None
-        move = entry.get("move") if isinstance(entry, Mapping) else None
-        if not isinstance(seat, int) or not isinstance(move, Mapping):
-            return Check(False, f"Move {number} is not a {{seat, move}} pair.", "moves", number)
+        options = engine.normalize_options(record.players, record.options)
+        if record.players not in engine.player_counts(options):
+            raise BadOptions(
+                f"{engine.title} with these options is not for {record.players} players."
+            )
+        state = engine.new_game(record.players, seed, options)
+    except BadOptions as exc:
+        return Check(False, f"The game cannot be dealt again: {exc.message}", "options")
+    for number, entry in enumerate(record.moves, start=1):
+        seat, move = entry.seat, entry.move
         if seat not in engine.to_act(state):
             return Check(
                 False, f"Move {number}: seat {seat + 1} may not act here.", "moves", number
@@ -80,8 +132,7 @@ def verify(record: Mapping[str, Any]) -> Check:
             state = engine.play(state, seat, move)
         except IllegalMove as exc:
             return Check(False, f"Move {number} is illegal: {exc.message}", "moves", number)
-    result = engine.result(state)
-    if result != record.get("result"):
+    if engine.result(state) != record.result:
         return Check(
             False,
             "Replaying every move from the seed ends elsewhere than the recorded result.",
@@ -89,6 +140,6 @@ def verify(record: Mapping[str, Any]) -> Check:
         )
     return Check(
         True,
-        f"The commitment matches, the deal follows from the seed and all {len(moves)} moves "
-        "replay to the recorded result.",
+        f"The commitment matches, the deal follows from the seed and all {len(record.moves)} "
+        "moves replay to the recorded result.",
     )

@@ -18,6 +18,7 @@ from app import health
 from app.alerts_api import router as alerts_router
 from app.api import router
 from app.config import Settings, get_settings
+from app.dblock import hold_shared, sqlite_path
 from app.errors import ApiError
 from app.limits import BodyLimit, SecurityHeaders
 from app.logs import RequestContext, note_room
@@ -39,6 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # while this app runs, `python -m app restore` is refused on its SQLite file
+        database = sqlite_path(settings.effective_database_url)
+        held = await asyncio.to_thread(hold_shared, database) if database is not None else None
         if settings.auto_migrate:
             await asyncio.to_thread(upgrade, settings.effective_database_url)
         services = Services.build(settings)
@@ -57,6 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await retention.stop()
             await services.stop()
+            if held is not None:
+                held.release()
 
     app = FastAPI(
         title="Spieltisch",

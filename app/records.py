@@ -6,27 +6,58 @@ once the game is over, the seed and salt that let anyone check the deal
 (``app.fairness``). Importing replays every move through the engine first: a
 record either becomes a room that is the same game move for move, or is refused
 with the number of the first move that does not fit and the engine's reason.
+
+An imported game is not a fair deal: whoever wrote the file chose its seed and
+moves, so may know every hand. The room says so in its log (``room_created`` and
+``game_started`` carry ``imported``, the latter also ``seed_from``), and so its
+info, its page, its replay and its record. The commitment is always the server's
+own, from the seed and a fresh salt, marked ``imported-`` when the file chose the
+seed: a record stripped of its ``imported`` flag still shows it in the salt the
+commitment binds. The room is written in one transaction, from its first event to
+its last: a refusal leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from app import store
 from app.actor import hash_token
 from app.errors import ApiError
-from app.fairness import commitment, new_salt
+from app.fairness import IMPORTED_SALT, commitment, new_salt
+from app.record_models import FORMAT, BadRecord, Record, from_json
 from app.replay import Replays
 from app.rooms import RoomRules, Rooms, new_token
-from app.roomstate import RoomState
-from engines import ENGINES, get_engine
+from app.roomstate import RoomState, apply, to_snapshot
+from app.text import display_name
+from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 
-FORMAT = "spieltisch-record"
 FORMAT_VERSION = 1
 # engines with nothing hidden: their moves may be read while the game runs
 OPEN_ENGINES = frozenset({"blokus"})
+
+Event = tuple[str, dict[str, Any], dict[str, Any]]
+# the longest name by default (``NAME_MAX_CHARS``); the routes pass the setting
+NAME_MAX = 40
+
+
+def seed_from(data: Mapping[str, Any]) -> str:
+    """Where a game's seed came from: ``"server"`` (drawn at the start) or ``"record"``
+    (an imported file); an import from before ``seed_from`` was written took the file's."""
+    if not data.get("imported"):
+        return "server"
+    return str(data.get("seed_from") or "record")
+
+
+def imported_facts(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a game's ``game_started`` says about an import, for the replay API and records."""
+    if not data.get("imported"):
+        return {"imported": False}
+    return {"imported": True, "seed_from": seed_from(data)}
 
 
 async def export(replays: Replays, room_id: str, game_no: int) -> dict[str, Any]:
@@ -53,9 +84,11 @@ async def export(replays: Replays, room_id: str, game_no: int) -> dict[str, Any]
         "commitment": data.get("commitment"),
         "moves": await replays.private_moves(room_id, entry),
         "result": await replays.result(room_id, entry),
+        **imported_facts(data),
     }
     if entry.over:
-        record["seed"] = data["seed"]
+        # a string: a JSON number above 2^53 reaches a browser rounded
+        record["seed"] = str(data["seed"])
         record["salt"] = data.get("salt")
     return record
 
@@ -64,69 +97,57 @@ def _bad(message: str) -> ApiError:
     return ApiError(400, "bad_record", message)
 
 
-def check(record: Any) -> dict[str, Any]:
-    """The record's shape checked (400 ``bad_record`` naming the first problem); not its moves."""
-    if not isinstance(record, Mapping):
-        raise _bad("A game record is a JSON object.")
-    if record.get("format") != FORMAT:
-        raise _bad(f'This is not a game record: "format" must be "{FORMAT}".')
-    game = record.get("engine")
-    if game not in ENGINES:
-        raise _bad(f"The record names an unknown game {game!r}; known: {', '.join(ENGINES)}.")
-    engine = get_engine(str(game))
-    players = record.get("players")
+def check(record: Record, name_max: int) -> dict[str, Any]:
+    """What the record's shape left to check: its players and options fit the engine,
+    its names are names (the rules of ``app.text``), a card game has its seed, and a
+    commitment it carries belongs to its seed and salt. Not its moves."""
+    engine = get_engine(record.engine)
+    players = record.players
     try:
-        options = engine.normalize_options(players, record.get("options"))  # type: ignore[arg-type]
+        options = engine.normalize_options(players, record.options)
         if players not in engine.player_counts(options):
             raise BadOptions(f"{engine.title} with these options is not for {players} players.")
     except BadOptions as exc:
         raise _bad(f"The record's players or options don't fit: {exc.message}") from exc
-    assert isinstance(players, int)
-    names = record.get("names")
-    if not (
-        isinstance(names, list)
-        and len(names) == players
-        and all(isinstance(n, str) and n.strip() and len(n) <= 40 for n in names)
-    ):
-        raise _bad(f'"names" must list {players} names of 1 to 40 characters.')
-    moves = record.get("moves")
-    if not isinstance(moves, list):
-        raise _bad('"moves" must be a list of {"seat": n, "move": {...}} objects.')
-    for number, entry in enumerate(moves, start=1):
-        if not (
-            isinstance(entry, Mapping)
-            and isinstance(entry.get("seat"), int)
-            and not isinstance(entry.get("seat"), bool)
-            and isinstance(entry.get("move"), Mapping)
-        ):
-            raise _bad(f'Move {number} must be {{"seat": n, "move": {{...}}}}.')
-    seed = record.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _bad('"seed" must be a whole number.')
-    if seed is None and game not in OPEN_ENGINES:
+    if len(record.names) != players:
+        raise _bad(f'"names" must list {players} names, one for each seat.')
+    names = []
+    for number, raw in enumerate(record.names, start=1):
+        try:
+            names.append(display_name(raw, name_max))
+        except ApiError as exc:
+            raise _bad(f'Name {number} in "names": {exc.message}') from exc
+    if record.seed is None and engine.name not in OPEN_ENGINES:
         raise _bad("A card game's record needs its seed to deal the same cards again.")
+    if (
+        record.commitment is not None
+        and record.seed is not None
+        and record.salt is not None
+        and commitment(record.seed, record.salt) != record.commitment
+    ):
+        raise _bad(
+            "The record's commitment is not SHA-256 of its seed and salt: "
+            "the seed or the salt was changed."
+        )
     return {
         "engine": engine.name,
         "players": players,
         "options": options,
-        "names": [" ".join(n.split()) for n in names],
-        "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in moves],
-        "seed": seed if seed is not None else 0,
-        "salt": record.get("salt") if isinstance(record.get("salt"), str) else None,
-        "commitment": record.get("commitment")
-        if isinstance(record.get("commitment"), str)
-        else None,
-        "result": record.get("result"),
+        "names": names,
+        "moves": [{"seat": m.seat, "move": m.move} for m in record.moves],
+        "seed": record.seed,
+        "result": record.result,
     }
 
 
-def replay_moves(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], Any]]:
-    """Play every move of a checked record; each move's log line and the state after it.
+def replay_moves(record: Mapping[str, Any], seed: int) -> list[tuple[dict[str, Any], Any]]:
+    """Play every move of a checked record from ``seed``; each move's log line and the
+    state after it.
 
     Raises 422 ``illegal_move`` naming the first move that does not fit, and why.
     """
     engine = get_engine(record["engine"])
-    state = engine.new_game(record["players"], record["seed"], record["options"])
+    state = engine.new_game(record["players"], seed, record["options"])
     played = []
     for number, entry in enumerate(record["moves"], start=1):
         seat, move = entry["seat"], entry["move"]
@@ -161,87 +182,101 @@ def replay_moves(record: Mapping[str, Any]) -> list[tuple[dict[str, Any], Any]]:
     return played
 
 
-async def _sit(
-    rooms: Rooms,
-    state: RoomState,
-    seat: int,
-    name: str,
-    data: dict[str, Any],
-    public: dict[str, Any],
-) -> RoomState:
-    async def sit(session: Any) -> None:
-        await store.claim_seat(session, state.room.id, seat, name, data["token_hash"])
-
-    # a room nobody else knows yet: no race to lose
-    return await rooms._append(state, [("seat_claimed", data, public)], extra=sit)
-
-
-async def _append(
-    rooms: Rooms,
-    state: RoomState,
-    events: list[tuple[str, dict[str, Any], dict[str, Any]]],
-    status: str | None,
-) -> RoomState:
-    return await rooms._append(state, events, status=status)
+def _snapshots(
+    start: RoomState, events: list[Event], afters: list[Any], every: int
+) -> list[tuple[int, int, dict[str, Any]]]:
+    """The snapshots a room played move by move would have kept along the way, before
+    its last event (whose snapshot the append itself takes)."""
+    state = start
+    moves = iter(afters)
+    out = []
+    for offset, (kind, data, public) in enumerate(events[:-1]):
+        event = store.EventRecord(
+            seq=start.seq + 1 + offset, kind=kind, data=data, public=public, created_at=None
+        )
+        state = apply(state, event, next(moves) if kind == "move" else None)
+        if state.game is not None and state.moves_since_snapshot >= every:
+            state = replace(state, moves_since_snapshot=0)
+            out.append((state.seq, state.game_no, to_snapshot(state)))
+    return out
 
 
-async def import_record(rooms: Rooms, raw: Any) -> tuple[RoomState, list[str]]:
-    """A new room holding the record's game, replayed move by move; its seats' tokens."""
-    record = check(raw)
-    played = replay_moves(record)
-    engine = get_engine(record["engine"])
-    names = record["names"]
-    state, first = await rooms.create(
-        game=record["engine"],
-        players=record["players"],
-        options=record["options"],
+async def import_record(
+    rooms: Rooms, record: Record | Mapping[str, Any], name_max: int = NAME_MAX
+) -> tuple[RoomState, list[str]]:
+    """A new room holding the record's game, replayed move by move; its seats' tokens.
+
+    The room, its seats, the game and every move are written in one transaction.
+    """
+    if not isinstance(record, Record):
+        try:
+            record = from_json(record)
+        except BadRecord as exc:
+            raise _bad(exc.message) from exc
+    checked = check(record, name_max)
+    given = checked["seed"]
+    # a Blokus record may come without a seed (Blokus has no chance): the server draws one
+    seed = given if given is not None else secrets.randbits(63)
+    played = replay_moves(checked, seed)
+    engine = get_engine(checked["engine"])
+    players, names = checked["players"], checked["names"]
+    new = rooms.new_room(
+        game=engine.name,
+        players=players,
+        options=checked["options"],
         name=names[0],
         seat=0,
         bots={},
         rules=RoomRules(),
+        imported=True,
     )
-    tokens = [first]
-    for seat in range(1, record["players"]):
+    events: list[Event] = [new.event]
+    tokens = [new.token]
+    for seat in range(1, players):
         token = new_token()
         public = {"seat": seat, "name": names[seat]}
-        data = {**public, "token_hash": hash_token(token)}
-        state = await _sit(rooms, state, seat, names[seat], data, public)
+        events.append(("seat_claimed", {**public, "token_hash": hash_token(token)}, public))
         tokens.append(token)
-    seed = record["seed"]
-    salt = record["salt"] or new_salt()
-    promised = record["commitment"] or commitment(seed, salt)
+    # the salt is the server's, never the file's: it hides the seed behind the
+    # commitment while the game runs; its mark tells that the file chose the seed
+    salt = (IMPORTED_SALT if given is not None else "") + new_salt()
     data = {
         "engine": engine.name,
         "version": engine.version,
-        "players": record["players"],
-        "options": record["options"],
+        "players": players,
+        "options": checked["options"],
         "seed": seed,
         "game_no": 1,
-        "order": list(range(record["players"])),
+        # the record's own seating: the seats are the record's, in its order
+        "order": list(range(players)),
         "salt": salt,
-        "commitment": promised,
+        "commitment": commitment(seed, salt),
         "imported": True,
+        "seed_from": "record" if given is not None else "server",
     }
     public = {k: v for k, v in data.items() if k not in ("seed", "salt")}
-    state = await _append(rooms, state, [("game_started", data, public)], "playing")
-    chunk = max(1, rooms.snapshot_every)
-    moves = record["moves"]
-    for start in range(0, len(moves), chunk):
-        events: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-        for index in range(start, min(start + chunk, len(moves))):
-            seat = moves[index]["seat"]
-            events.append(
-                (
-                    "move",
-                    {"seat": seat, "move": moves[index]["move"]},
-                    {"seat": seat, "log": played[index][0]},
-                )
+    events.append(("game_started", data, public))
+    for entry, (line, _) in zip(checked["moves"], played, strict=True):
+        events.append(("move", dict(entry), {"seat": entry["seat"], "log": line}))
+    last = played[-1][1] if played else engine.new_game(players, seed, checked["options"])
+    result = engine.result(last)
+    status = "playing"
+    if result is not None:
+        events.append(("game_over", {"result": result}, {"result": result}))
+        status = "finished"
+    snapshots = _snapshots(
+        new.state, events, [after for _, after in played], max(1, rooms.snapshot_every)
+    )
+
+    async def write(session: Any) -> None:
+        await new.setup(session)
+        for seat in range(1, players):
+            await store.claim_seat(
+                session, new.state.room.id, seat, names[seat], events[seat][1]["token_hash"]
             )
-        status = None
-        last = played[min(start + chunk, len(moves)) - 1][1]
-        result = engine.result(last)
-        if result is not None and start + chunk >= len(moves):
-            events.append(("game_over", {"result": result}, {"result": result}))
-            status = "finished"
-        state = await _append(rooms, state, events, status)
+        for seq, game_no, snapshot in snapshots:
+            await store.save_snapshot(session, new.state.room.id, seq, game_no, snapshot)
+
+    # a room nobody else knows yet: no race to lose, and nothing of it if any write fails
+    state = await rooms._append(new.state, events, extra=write, status=status)
     return state, tokens

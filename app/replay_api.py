@@ -11,7 +11,8 @@ from app import sgf
 from app.api import ERRORS, Svc, Token, _client
 from app.errors import ApiError
 from app.fairness import verify
-from app.records import OPEN_ENGINES, export, import_record
+from app.record_models import BadRecord, Record, from_json, parse, record_schema
+from app.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.replay import Replays, tally
 from app.services import Services
 
@@ -49,6 +50,7 @@ async def history(room: str, rep: Rep) -> dict[str, Any]:
                 "names": list(started.names),
                 "result": result,
                 "commitment": started.data.get("commitment"),
+                **imported_facts(started.data),
             }
         )
     return {"games": games, "tally": tally(names, results)}
@@ -73,9 +75,11 @@ async def game(room: str, game_no: int, rep: Rep, token: Token) -> dict[str, Any
         "result": await rep.result(room, entry),
         "commitment": data.get("commitment"),
         "record": entry.over or data["engine"] in OPEN_ENGINES,
+        **imported_facts(data),
     }
     if entry.over:
-        out["seed"] = data["seed"]
+        # a string: a JSON number above 2^53 reaches a browser rounded
+        out["seed"] = str(data["seed"])
         out["salt"] = data.get("salt")
         # hidden facts, revealed with the end: each move's draws as an item of its own
         for move, drawn in zip(out["moves"], await rep.all_draws(room, entry), strict=True):
@@ -118,13 +122,39 @@ async def record_sgf(room: str, game_no: int, rep: Rep) -> Response:
     return _download(sgf.write(data), sgf.MEDIA_TYPE, f"blokus-{room[:8]}-{game_no}.blksgf")
 
 
-async def _created(request: Request, svc: Services, raw: Any) -> dict[str, Any]:
+# the routes below read their bodies themselves, to parse them with a depth limit
+RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": record_schema()}},
+    }
+}
+SGF_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        # the file as text; its type is not checked (browsers send either)
+        "content": {
+            "text/plain": {"schema": {"type": "string"}},
+            sgf.MEDIA_TYPE: {"schema": {"type": "string"}},
+        },
+    }
+}
+
+
+def _record(body: bytes) -> Record:
+    try:
+        return parse(body)
+    except BadRecord as exc:
+        raise ApiError(400, "bad_record", exc.message) from exc
+
+
+async def _created(request: Request, svc: Services, record: Record) -> dict[str, Any]:
     # an import makes a room: it counts against the same limit as POST /api/rooms
     if not svc.room_limit.allow(_client(request)):
         raise ApiError(
             429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
         )
-    state, tokens = await import_record(svc.rooms, raw)
+    state, tokens = await import_record(svc.rooms, record, svc.settings.name_max_chars)
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
     return {
         "room": state.room.id,
@@ -136,30 +166,40 @@ async def _created(request: Request, svc: Services, raw: Any) -> dict[str, Any]:
     }
 
 
-@router.post("/records", status_code=201, summary="A new room from a game record")
+@router.post(
+    "/records",
+    status_code=201,
+    summary="A new room from a game record",
+    openapi_extra=RECORD_BODY,
+)
 async def import_json(request: Request, svc: Svc) -> dict[str, Any]:
-    try:
-        raw = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "bad_record", f"The record is not valid JSON ({exc}).") from exc
-    return await _created(request, svc, raw)
+    return await _created(request, svc, _record(await request.body()))
 
 
-@router.post("/records/blksgf", status_code=201, summary="A new room from a .blksgf file")
+@router.post(
+    "/records/blksgf",
+    status_code=201,
+    summary="A new room from a .blksgf file",
+    openapi_extra=SGF_BODY,
+)
 async def import_sgf(request: Request, svc: Svc) -> dict[str, Any]:
+    body = await request.body()
     try:
-        text = (await request.body()).decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
-        text = (await request.body()).decode("latin-1")
-    return await _created(request, svc, sgf.read(text))
-
-
-@router.post("/records/verify", summary="Check a record's commitment, deal and moves")
-async def verify_record(request: Request) -> dict[str, Any]:
+        text = body.decode("latin-1")
+    read = sgf.read(text, svc.settings.name_max_chars)
     try:
-        raw = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "bad_record", f"The record is not valid JSON ({exc}).") from exc
-    if not isinstance(raw, dict):
-        raise ApiError(400, "bad_record", "A game record is a JSON object.")
-    return verify(raw).body()
+        record = from_json(read)
+    except BadRecord as exc:
+        raise ApiError(400, "bad_sgf", exc.message) from exc
+    return await _created(request, svc, record)
+
+
+@router.post(
+    "/records/verify",
+    summary="Check a record's commitment, deal and moves",
+    openapi_extra=RECORD_BODY,
+)
+async def verify_record(request: Request) -> dict[str, Any]:
+    return verify(_record(await request.body())).body()

@@ -68,6 +68,17 @@ def seat_in(state: RoomState, token: str | None) -> int | None:
     return seat
 
 
+@dataclass(frozen=True)
+class NewRoom:
+    """A room about to be created: its empty state, the creator's token, its first event
+    and the writes (room row, seats) that go in the same transaction."""
+
+    state: RoomState
+    token: str
+    event: tuple[str, dict[str, Any], dict[str, Any]]
+    setup: Callable[[Any], Awaitable[None]]
+
+
 class StateCache:
     """Recently used room states, each with its newest events; only a cache: the log is
     the truth.
@@ -285,6 +296,24 @@ class Rooms:
         rules: RoomRules,
     ) -> tuple[RoomState, str]:
         """A new room with the creator in ``seat``; returns its state and the creator's token."""
+        new = self.new_room(game, players, options, name, seat, bots, rules)
+        state = await self._append(new.state, [new.event], extra=new.setup)
+        return state, new.token
+
+    def new_room(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        name: str,
+        seat: int,
+        bots: Mapping[int, str],
+        rules: RoomRules,
+        imported: bool = False,
+    ) -> NewRoom:
+        """A room not yet written: its ``room_created`` event and the writes that go with
+        it, for ``create``, or for an import that appends a whole game after it in the
+        same transaction. ``imported``: the room is made from a game record."""
         if game not in ENGINES:
             raise ApiError(
                 400,
@@ -340,9 +369,10 @@ class Rooms:
             "name": name,
             "bots": {str(k): v for k, v in bots.items()},
         }
+        if imported:
+            public["imported"] = True
         data = {**public, "token_hash": hash_token(token)}
-        state = await self._append(state, [("room_created", data, public)], extra=setup)
-        return state, token
+        return NewRoom(state, token, ("room_created", data, public), setup)
 
     async def claim(
         self, room_id: str, seat: int, name: str, token: str | None

@@ -68,6 +68,9 @@ class RoomState:
     mover: int | None = None
     # someone set up turn alerts here once (app/alerts.py): without, moves skip them
     alerts: bool = False
+    # the room was made from a game record; its current game is that record's game
+    imported: bool = False
+    game_imported: bool = False
 
     @property
     def engine(self) -> Engine[Any]:
@@ -126,7 +129,9 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats[data["creator_seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         for seat, bot in data["bots"].items():
             seats[int(seat)] = SeatInfo(bot=bot)
-        return replace(state, seq=event.seq, seats=tuple(seats))
+        return replace(
+            state, seq=event.seq, seats=tuple(seats), imported=bool(data.get("imported"))
+        )
     if event.kind == "seat_claimed":
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
@@ -156,6 +161,7 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             seed=data["seed"],
             game=game,
             moves_since_snapshot=0,
+            game_imported=bool(data.get("imported")),
         )
     if event.kind == "move":
         game = (
@@ -210,6 +216,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "status": state.status,
         "seed": state.seed,
         "alerts": state.alerts,
+        "imported": state.imported,
+        "game_imported": state.game_imported,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -238,4 +246,7 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         seats=tuple(SeatInfo(**seat) for seat in data["seats"]),
         # snapshots from before this flag existed: assume alerts, as it is only a shortcut
         alerts=data.get("alerts", True),
+        # snapshots from before these flags: an import then marked only its game_started
+        imported=data.get("imported", False),
+        game_imported=data.get("game_imported", False),
     )

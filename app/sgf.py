@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import ApiError
+from app.text import display_name
 from engines import get_engine
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS
@@ -34,10 +35,20 @@ GAMES = {
 VARIANTS = {name: setup for setup, name in GAMES.items()}
 MOVE_PROPS = ("B", "W", "1", "2", "3", "4")
 FREE_CORNERS = "XFREECORNERS"
+# the longest point is "t20" (a 20x20 board); property names are a few letters
+MAX_POINT = 3
+MAX_PROP_NAME = 32
+# the largest Blokus piece covers five squares
+PIECE_MAX = 5
 
 
 def _bad(message: str) -> ApiError:
     return ApiError(400, "bad_sgf", message)
+
+
+def _shown(text: str) -> str:
+    """A piece of the file for an error message: quoted, and short."""
+    return repr(text) if len(text) <= 24 else repr(text[:20]) + "…"
 
 
 def point(size: int, r: int, c: int) -> str:
@@ -46,13 +57,15 @@ def point(size: int, r: int, c: int) -> str:
 
 def cell(size: int, text: str) -> list[int]:
     """``"f9"`` on a board of ``size`` as ``[row, col]``; 400 ``bad_sgf`` if not on it."""
+    if len(text) > MAX_POINT:
+        raise _bad(f"{_shown(text)} is not a point like 'f9'.")
     letters = text.rstrip("0123456789").lower()
     digits = text[len(letters) :]
-    if len(letters) != 1 or not letters.isalpha() or not digits.isdigit():
-        raise _bad(f"{text!r} is not a point like 'f9'.")
+    if not (len(letters) == 1 and "a" <= letters <= "z" and digits.isascii() and digits.isdigit()):
+        raise _bad(f"{_shown(text)} is not a point like 'f9'.")
     c, row = ord(letters) - ord("a"), int(digits)
     if not (0 <= c < size and 1 <= row <= size):
-        raise _bad(f"The point {text!r} is off the {size}x{size} board.")
+        raise _bad(f"The point {_shown(text)} is off the {size}x{size} board.")
     return [size - row, c]
 
 
@@ -129,10 +142,12 @@ def parse(text: str) -> list[dict[str, list[str]]]:
             elif node is not None or not done_main:
                 raise _bad("A value [..] comes before any property name.")
             i = end + 1
-        elif ch.isalnum():
+        elif ch.isascii() and ch.isalnum():
             start = i
-            while i < n and text[i].isalnum():
+            while i < n and text[i].isascii() and text[i].isalnum():
                 i += 1
+            if i - start > MAX_PROP_NAME:
+                raise _bad(f"A property name at character {start + 1} is too long.")
             prop = text[start:i]
         elif ch.isspace():
             i += 1
@@ -143,8 +158,11 @@ def parse(text: str) -> list[dict[str, list[str]]]:
     return nodes
 
 
-def read(text: str) -> dict[str, Any]:
-    """A ``.blksgf`` game as a game record (``app.records``), moves named by piece."""
+def read(text: str, name_max: int = 40) -> dict[str, Any]:
+    """A ``.blksgf`` game as a game record (``app.records``), moves named by piece.
+
+    The players' names (``PB``, ``PW``) follow the rules of names typed in
+    (``app.text.display_name``), cut to ``name_max`` characters."""
     nodes = parse(text.strip())
     root = nodes[0]
     game = (root.get("GM") or [""])[0]
@@ -182,13 +200,18 @@ def read(text: str) -> dict[str, Any]:
             if prop in ("B", "W") or int(prop) > len(LAYOUTS[variant].colours):
                 raise _bad(f"Move {number}: {prop}[…] is not a colour of {game}.")
             colour = int(prop) - 1
-        cells = [cell(size, p) for p in node[prop][0].split(",") if p]
+        value = node[prop][0]
+        points = [p for p in value.split(",") if p]
+        no_piece = _bad(f"Move {number}: the squares {_shown(value)} form no Blokus piece.")
+        if len(points) > PIECE_MAX:
+            raise no_piece
+        cells = [cell(size, p) for p in points]
         mask = 0
         for r, c in cells:
             mask |= 1 << (r * size + c)
         pid = table.by_cell_mask.get(mask)
         if pid is None or len(cells) != bin(mask).count("1"):
-            raise _bad(f"Move {number}: the squares {node[prop][0]} form no Blokus piece.")
+            raise no_piece
         if state.turn != colour:
             expected = state.turn
             raise ApiError(
@@ -211,8 +234,12 @@ def read(text: str) -> dict[str, Any]:
     names = [f"Player {i + 1}" for i in range(players)]
     if players == 2:
         for i, key in enumerate(("PB", "PW")):
-            if root.get(key) and root[key][0].strip():
-                names[i] = root[key][0].strip()[:40]
+            given = " ".join((root.get(key) or [""])[0].split())
+            if given:
+                try:
+                    names[i] = display_name(given[:name_max], name_max)
+                except ApiError as exc:
+                    raise _bad(f"{key}[…]: {exc.message}") from exc
     return {
         "format": "spieltisch-record",
         "format_version": 1,

@@ -68,6 +68,10 @@ def room_info(
         "status": state.status,
         "seq": state.seq,
         "game_no": state.game_no,
+        # made from a game record (POST /api/records): whoever imported it chose the
+        # moves so far and, for a card game, the seed, so may know every hand
+        "imported": state.imported or state.game_imported,
+        "game_imported": state.game_imported,
         "seats": seat_list(state, seats, online, to_act),
     }
 

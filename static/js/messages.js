@@ -30,6 +30,8 @@
  * @property {"lobby"|"playing"|"finished"} status
  * @property {number} seq
  * @property {number} game_no
+ * @property {boolean} [imported] the table was made from an imported game record
+ * @property {boolean} [game_imported] the game now at the table is that record's game
  * @property {Seat[]} seats
  */
 

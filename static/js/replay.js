@@ -47,6 +47,7 @@ const el = {
   verify: /** @type {HTMLButtonElement} */ (byId("verify")),
   verifyOut: byId("verify-out"),
   history: byId("history"),
+  imported: byId("imported-note"),
 };
 
 /** @type {any} */
@@ -146,6 +147,12 @@ function renderDownloads() {
   el.downloads.replaceChildren(...links);
 }
 
+function renderImported() {
+  // a game made from a file: its moves, and its seed unless the server drew one, came from it
+  el.imported.hidden = !info.imported;
+  el.imported.textContent = info.imported ? t(info.seed_from === "server" ? "replay.imported_moves" : "replay.imported") : "";
+}
+
 function renderVerifyIntro() {
   el.commitment.textContent = info.commitment ? t("replay.commitment", { hash: info.commitment }) : "";
   el.verify.disabled = info.status !== "finished" || !info.commitment;
@@ -220,7 +227,9 @@ async function verify() {
   try {
     const record = await request("GET", `${base}/record`);
     const lines = [];
-    const hash = await sha256(`${record.seed}:${record.salt}`);
+    // the seed comes as a string of digits: read as a number, one above 2^53 is rounded
+    // and hashes (and verifies) as another seed; a string is sent back exactly as it came
+    const hash = await sha256(`${String(record.seed)}:${record.salt}`);
     if (hash != null) {
       const same = hash === info.commitment;
       lines.push(h("li", { class: same ? "ok" : "bad" }, same ? t("replay.verify_hash_ok", { hash: hash.slice(0, 12) }) : t("replay.verify_hash_bad")));
@@ -229,6 +238,9 @@ async function verify() {
     lines.push(
       h("li", { class: check.ok ? "ok" : "bad", id: "verify-result" }, check.ok ? t("replay.verify_ok", { message: check.message }) : t("replay.verify_bad", { message: check.message })),
     );
+    if (check.imported && check.seed_from === "record") {
+      lines.push(h("li", { class: "warn", id: "verify-imported" }, t("replay.verify_imported")));
+    }
     el.verifyOut.replaceChildren(...lines);
   } catch (err) {
     el.verifyOut.replaceChildren();
@@ -252,6 +264,7 @@ function renderTexts() {
   renderMoves();
   renderSeenAs();
   renderDownloads();
+  renderImported();
   renderVerifyIntro();
   renderPosition();
 }

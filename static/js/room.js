@@ -103,6 +103,7 @@ const el = {
   chatForm: /** @type {HTMLFormElement} */ (byId("chat-form")),
   chatInput: /** @type {HTMLInputElement} */ (byId("chat-input")),
   chatNote: byId("chat-note"),
+  imported: byId("imported-note"),
 };
 const announcer = new Announcer(byId("announce"));
 
@@ -220,6 +221,9 @@ function render() {
   const status = t(`room.status.${room.status}`, { n: room.game_no });
   el.sub.textContent = room.rules?.turn_seconds ? `${status} · ${turnTimeLabel(room.rules.turn_seconds, t)}` : status;
   clocks.update(current);
+  // made from a game record: whoever imported it chose its moves and its shuffle
+  el.imported.hidden = !room.imported;
+  el.imported.textContent = room.imported ? t(room.game_imported ? "room.imported_game" : "room.imported_table") : "";
   renderSeatList();
   renderClaimForm(el.seatForm, claiming, {
     t,

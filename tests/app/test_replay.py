@@ -148,7 +148,7 @@ def test_a_finished_card_game_reveals_every_hand_at_every_step(client: TestClien
     room = game["room"]
     record = client.get(f"/api/rooms/{room}/games/1/record").json()
     engine = get_engine("m")
-    state = engine.new_game(2, record["seed"], record["options"])
+    state = engine.new_game(2, int(record["seed"]), record["options"])
     for step, entry in enumerate(record["moves"], start=1):
         state = engine.play(state, entry["seat"], entry["move"])
         if step % 7 and step != len(record["moves"]):
@@ -186,7 +186,7 @@ def test_a_finished_card_game_reveals_each_draw_only_after_the_end(
         ).json()
     record = client.get(f"/api/rooms/{room}/games/1/record").json()
     engine = get_engine(game)
-    before = engine.new_game(players, record["seed"], record["options"])
+    before = engine.new_game(players, int(record["seed"]), record["options"])
     expected = []
     for entry in record["moves"]:
         after = engine.play(before, entry["seat"], entry["move"])

@@ -1,4 +1,5 @@
-"""Replays in Chromium: a finished M game stepped to its end, a running Blokus game watched."""
+"""Replays in Chromium: a finished M game stepped to its end, a running Blokus game watched,
+the deal of a game whose seed is above 2^53 verified, and imported tables marked."""
 
 from __future__ import annotations
 
@@ -83,6 +84,60 @@ def test_stepping_through_a_finished_m_game_to_its_end_and_verifying_the_deal(
     expect(page.locator("#replay-title")).to_have_text("Wiederholung von Partie 1")
     page.locator("#lang").select_option("fr")
     expect(page.locator("#position")).to_have_text(re.compile("^Début de la partie 1"))
+
+
+# a seed JavaScript numbers can't hold: read as one, it rounds to another seed
+BIG_SEED = 2**62 + 4_321
+
+
+def test_verifying_a_finished_card_game_whose_seed_is_above_2_53_says_it_matches(
+    person, server: ServerProcess
+) -> None:
+    assert float(BIG_SEED) != BIG_SEED
+    record = bot_record("m", 2, {}, seed=BIG_SEED)
+    room = _import(server, record)
+    page = person(f"/r/{room}/games/1")
+    expect(page.locator("#imported-note")).to_contain_text("Imported game")
+    page.get_by_role("button", name="Verify the deal").click()
+    expect(page.locator("#verify-out")).to_contain_text("matches the commitment")
+    expect(page.locator("#verify-result")).to_contain_text("Verified: The commitment matches")
+    expect(page.locator("#verify-out .bad")).to_have_count(0)
+    # the seed came from the file: the check says so, in the page's language
+    expect(page.locator("#verify-imported")).to_contain_text("came from the imported file")
+    page.locator("#lang").select_option("de")
+    expect(page.locator("#imported-note")).to_contain_text("Importierte Partie")
+    page.get_by_role("button", name="Mischen prüfen").click()
+    expect(page.locator("#verify-imported")).to_contain_text("aus der importierten Datei")
+    expect(page.locator("#verify-result")).to_contain_text("Geprüft")
+    page.locator("#lang").select_option("fr")
+    expect(page.locator("#imported-note")).to_contain_text("Partie importée")
+
+
+def test_an_imported_table_says_so_on_its_page_in_every_language(
+    person, server: ServerProcess
+) -> None:
+    record = bot_record("maedn", 2, {}, seed=7)
+    record["moves"] = record["moves"][:4]
+    record["result"] = None
+    made = httpx.post(f"{server.url}/api/records", json=record, timeout=30).json()
+    page = person(f"/r/{made['room']}#token={made['seats'][1]['token']}")
+    note = page.locator("#imported-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Imported game")
+    expect(note).to_contain_text("may know every hidden card")
+    expect(page.locator("#history li[data-game='1']")).to_contain_text("imported from a file")
+    page.locator("#lang").select_option("de")
+    expect(note).to_contain_text("Importierte Partie")
+    expect(page.locator("#history li[data-game='1']")).to_contain_text("aus einer Datei importiert")
+    page.locator("#lang").select_option("fr")
+    expect(note).to_contain_text("Partie importée")
+    # a table made here shows no such note
+    made = httpx.post(
+        f"{server.url}/api/rooms", json={"game": "m", "players": 2, "name": "Anna"}, timeout=30
+    ).json()
+    other = person(f"/r/{made['room']}")
+    expect(other.locator("#room-title")).not_to_have_text("…")
+    expect(other.locator("#imported-note")).to_be_hidden()
 
 
 def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerProcess) -> None:

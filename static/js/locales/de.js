@@ -67,6 +67,8 @@ export default {
   "room.status.lobby": "Noch nicht gestartet",
   "room.status.playing": "Spiel {n} läuft",
   "room.status.finished": "Spiel {n} ist beendet",
+  "room.imported_game": "Importierte Partie: die bisherigen Züge und das Mischen stammen aus einer Datei, nicht von diesem Server – wer sie importiert hat, kann alle verdeckten Karten kennen.",
+  "room.imported_table": "Dieser Tisch entstand aus einem importierten Partieprotokoll. Die Partien danach mischt dieser Server.",
   "room.gone_title": "Diesen Tisch gibt es nicht",
   "room.gone_text": "Prüfe den Link oder öffne einen neuen Tisch.",
   "room.gone_home": "Zur Startseite",

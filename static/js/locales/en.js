@@ -67,6 +67,8 @@ export default {
   "room.status.lobby": "Waiting to start",
   "room.status.playing": "Game {n} in progress",
   "room.status.finished": "Game {n} finished",
+  "room.imported_game": "Imported game: its moves so far and its shuffle came from a file, not from this server, so whoever imported it may know every hidden card.",
+  "room.imported_table": "This table was made from an imported game record. Games after the imported one are shuffled by this server.",
   "room.gone_title": "This table does not exist",
   "room.gone_text": "Check the link, or open a new table.",
   "room.gone_home": "Back to the start page",

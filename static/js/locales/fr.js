@@ -67,6 +67,8 @@ export default {
   "room.status.lobby": "Pas encore commencée",
   "room.status.playing": "Partie {n} en cours",
   "room.status.finished": "Partie {n} terminée",
+  "room.imported_game": "Partie importée : les coups joués jusqu’ici et le mélange viennent d’un fichier, pas de ce serveur ; qui l’a importée peut connaître toutes les cartes cachées.",
+  "room.imported_table": "Cette table a été créée à partir d’un relevé de partie importé. Les parties suivantes sont mélangées par ce serveur.",
   "room.gone_title": "Cette table n'existe pas",
   "room.gone_text": "Vérifiez le lien ou ouvrez une nouvelle table.",
   "room.gone_home": "Retour à l'accueil",

@@ -21,6 +21,7 @@ addStrings(strings);
  * @property {number} steps
  * @property {string[]} names
  * @property {{scores: number[], ranks: number[]}|null} result
+ * @property {boolean} [imported] made from a game record: its moves (and seed) came from a file
  */
 /** @typedef {{games: HistoryGame[], tally: {name: string, wins: number}[]}} History */
 
@@ -53,7 +54,7 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
     return h(
       "li",
       { class: game.game_no === current ? "current" : null, dataset: { game: game.game_no } },
-      h("span", {}, h("strong", {}, label), " · ", outcome),
+      h("span", {}, h("strong", {}, label), " · ", outcome, ...(game.imported ? [" · ", h("em", { class: "history-imported" }, t("history.imported"))] : [])),
       h("a", { href: replayHref(roomId, game.game_no), class: "btn btn-small btn-ghost" }, t("history.open")),
     );
   });

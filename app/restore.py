@@ -1,0 +1,121 @@
+"""``python -m app restore PATH``: put a backup in place of the SQLite database.
+
+Refused while a server holds the database (``app.dblock``): a running server's
+cache would append after the seqs it remembers and cut gaps into the restored
+logs. There is no flag to force it, because there is no safe way to: stop the
+server, restore, start it again. The backup's logs are checked before anything is
+replaced (a backup with a gap is refused and the database left as it is), and the
+restored database's logs again after the copy and its migration: every room's
+events are numbered 1..n without a hole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.cli import Problem, _count, _readable_backup, _rooms, sqlite_file
+from app.config import Settings
+from app.dblock import holders, try_exclusive
+
+# what an operator needs to find the room, without printing its link in full
+SHOWN = 8
+
+
+class InUse(Problem):
+    """A server is using the database; the command must wait until it is stopped."""
+
+    exit_code = 3
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A room whose log is not numbered 1..n: ``missing`` seqs (the first few), or none."""
+
+    room: str
+    events: int
+    missing: tuple[int, ...]
+
+    def describe(self) -> str:
+        room = self.room[:SHOWN] + "…"
+        if not self.events:
+            return f"room {room} has no events"
+        shown = ", ".join(str(seq) for seq in self.missing[:5])
+        more = " …" if len(self.missing) > 5 else ""
+        return f"room {room} misses seq {shown}{more}"
+
+
+def gaps(conn: sqlite3.Connection) -> list[Gap]:
+    """Every room whose log is not gapless (its seqs are unique, so 1..n means
+    min 1 and max = count), and events of rooms that don't exist."""
+    rows = conn.execute(
+        "SELECT r.id, count(e.seq), coalesce(min(e.seq), 0), coalesce(max(e.seq), 0) "
+        "FROM rooms r LEFT JOIN events e ON e.room_id = r.id GROUP BY r.id "
+        "HAVING count(e.seq) = 0 OR min(e.seq) != 1 OR max(e.seq) != count(e.seq) "
+        "ORDER BY r.id"
+    ).fetchall()
+    found = []
+    for room, count, _, top in rows:
+        seqs = {row[0] for row in conn.execute("SELECT seq FROM events WHERE room_id = ?", (room,))}
+        missing = tuple(seq for seq in range(1, top + 1) if seq not in seqs)
+        found.append(Gap(room, count, missing))
+    orphans = conn.execute(
+        "SELECT DISTINCT room_id FROM events WHERE room_id NOT IN (SELECT id FROM rooms)"
+    ).fetchall()
+    found += [Gap(room, 0, ()) for (room,) in orphans]
+    return found
+
+
+def _summary(found: list[Gap]) -> str:
+    lines = "; ".join(gap.describe() for gap in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return f"{_count(len(found))} with a broken log: {lines}{more}"
+
+
+def _events(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+def restore(settings: Settings, backup_file: Path) -> str:
+    """Replace the database with ``backup_file``, migrate it to this version, and check
+    that every room's log is gapless; ``InUse`` while a server holds the database."""
+    from app.migrate import upgrade
+
+    target = sqlite_file(settings).resolve()
+    lock = try_exclusive(target)
+    if lock is None:
+        pids = holders(target)
+        who = f" (process {', '.join(map(str, pids))})" if pids else ""
+        raise InUse(
+            f"a Spieltisch server is using {target}{who}. Stop it first "
+            "(`docker compose stop app`, `systemctl stop spieltisch`, or Ctrl-C), then run "
+            "restore again, and start the server after it. Restoring under a running "
+            "server would leave gaps in room logs: it keeps appending after what it "
+            "remembers, not after what the backup holds."
+        )
+    try:
+        with contextlib.closing(_readable_backup(backup_file)) as src:
+            broken = gaps(src)
+            if broken:
+                raise Problem(
+                    f"{backup_file} is not restored: it has {_summary(broken)}. "
+                    f"{target} is left as it was."
+                )
+            rooms = _rooms(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.closing(sqlite3.connect(target, timeout=30)) as dst:
+                src.backup(dst)
+        upgrade(settings.effective_database_url)
+        with contextlib.closing(sqlite3.connect(f"file:{target}?mode=ro", uri=True)) as done:
+            broken = gaps(done)
+            events = _events(done)
+        if broken:
+            raise Problem(f"restored {backup_file} into {target}, but it has {_summary(broken)}.")
+    finally:
+        lock.release()
+    return (
+        f"restored {_count(rooms)} from {backup_file} into {target}; "
+        f"every room's log is gapless ({events} events, each room's numbered 1..n)"
+    )
