@@ -20,6 +20,8 @@ GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
 ALERTS_ON = "alerts_on"
 # events that hand a running seat to a bot and back
 STAND_IN_EVENTS = frozenset({"seat_stand_in", "seat_taken_back", "seat_released"})
+# the host hands the host's role to the person in another seat
+HOST_CHANGED = "host_changed"
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class RoomState:
     mover: int | None = None
     # someone set up turn alerts here once (app/alerts.py): without, moves skip them
     alerts: bool = False
+    # the host's token hash: a person, whichever seat they sit in (app/access.py)
+    host: str | None = None
 
     @property
     def engine(self) -> Engine[Any]:
@@ -126,7 +130,9 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats[data["creator_seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         for seat, bot in data["bots"].items():
             seats[int(seat)] = SeatInfo(bot=bot)
-        return replace(state, seq=event.seq, seats=tuple(seats))
+        return replace(state, seq=event.seq, seats=tuple(seats), host=data["token_hash"])
+    if event.kind == HOST_CHANGED:
+        return replace(state, seq=event.seq, host=data["token_hash"])
     if event.kind == "seat_claimed":
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
@@ -210,6 +216,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "status": state.status,
         "seed": state.seed,
         "alerts": state.alerts,
+        "host": state.host,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -225,6 +232,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
 
 
 def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState:
+    """The state a snapshot row keeps. One written before snapshots kept the host has
+    ``host`` None: the loader then takes the creator's from the room's first event."""
     engine = get_engine(room.game)
     game = engine.load(data["game"]) if data["game"] is not None else None
     return RoomState(
@@ -238,4 +247,5 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         seats=tuple(SeatInfo(**seat) for seat in data["seats"]),
         # snapshots from before this flag existed: assume alerts, as it is only a shortcut
         alerts=data.get("alerts", True),
+        host=data.get("host"),
     )
