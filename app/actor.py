@@ -7,20 +7,13 @@ is tried on, a message is built from, or a move is played on.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
+from app.access import hash_token, holder
 from app.errors import ApiError, bad_token
 from app.roomstate import RoomState
 
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seat_of(state: RoomState, token_hash: str | None) -> int | None:
-    """The seat the token (by its hash) holds in ``state``; ``None`` for none."""
-    return state.seat_with(token_hash) if token_hash is not None else None
+__all__ = ["Actor", "hash_token"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +34,7 @@ class Actor:
     def seat_in(self, state: RoomState) -> int:
         """The seat this actor acts for in ``state``; refused if it holds none there."""
         if self.token_hash is not None:
-            seat = state.seat_with(self.token_hash)
+            seat = holder(state, self.token_hash)
             if seat is None:
                 raise bad_token()
             return seat

@@ -18,11 +18,10 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import alert_store, mailer, push
-from app.actor import hash_token
+from app.access import hash_token, is_host, seat_in
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token, room_id
 from app.errors import ApiError
-from app.rooms import seat_in
 from app.roomstate import ALERTS_ON
 from app.services import Services
 from app.text import storable
@@ -101,7 +100,7 @@ async def _settings(svc: Services, room: str, seat: int, person: str) -> dict[st
         "push": kinds.count("push"),
         "email": "email" in kinds,
         "mail_available": mailer.enabled(svc.settings),
-        "host": seat == state.room.creator_seat,
+        "host": is_host(state, person),
     }
     if body["host"]:
         hook = next((c for c in found if c.kind == "webhook"), None)
@@ -234,7 +233,7 @@ async def set_webhook(
     room: str, body: SetWebhook, request: Request, svc: Svc, token: Token
 ) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    await _host(svc, room, seat)
+    await _host(svc, room, person)
     try:
         await check_url(body.url, svc.settings.webhook_allow_private)
     except BadWebhook as exc:
@@ -254,7 +253,7 @@ async def set_webhook(
 @router.delete("/webhook", summary="Remove the room's webhook (host only)")
 async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    await _host(svc, room, seat)
+    await _host(svc, room, person)
     async with svc.rooms.db.transaction() as session:
         await alert_store.remove_channels(session, room, None, "webhook", None)
     return await _settings(svc, room, seat, person)
@@ -273,9 +272,8 @@ async def _with_alerts_on(
     await svc.rooms.note(room, ALERTS_ON, write)
 
 
-async def _host(svc: Services, room: str, seat: int) -> None:
-    state = await svc.rooms.load(room)
-    if seat != state.room.creator_seat:
+async def _host(svc: Services, room: str, person: str) -> None:
+    if not is_host(await svc.rooms.load(room), person):
         raise ApiError(403, "not_creator", "Only the room's host can set its webhook.")
 
 

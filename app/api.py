@@ -6,11 +6,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
 
+from app.access import seat_in
 from app.actor import hash_token
 from app.deadlines import with_clocks
 from app.errors import ApiError, not_found
 from app.hub import CLOSE_NO_ROOM
-from app.rooms import RoomRules, seat_in
+from app.rooms import RoomRules
 from app.roomstate import RoomState
 from app.schemas import (
     MAX_SEQ,

@@ -25,7 +25,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
-from app.actor import Actor, hash_token, seat_of
+from app.access import hash_token, holder
+from app.actor import Actor
 from app.budget import Budget
 from app.config import Settings
 from app.errors import ApiError, bad_token
@@ -237,7 +238,7 @@ class Hub:
         # sockets of one seat that saw the same seq get the very same bytes
         encoded: dict[tuple[int | None, int, bool], str] = {}
         for conn in behind:
-            seat = seat_of(state, conn.token_hash)
+            seat = holder(state, conn.token_hash)
             if seat is None and conn.token_hash is not None:
                 # the host freed this token's seat: the token is worth nothing any more
                 with contextlib.suppress(Exception):
@@ -363,7 +364,7 @@ class Hub:
         try:
             # one state: the seat, the view and the events all come from it
             state = await self.rooms.load(room_id)
-            seat = seat_of(state, token_hash)
+            seat = holder(state, token_hash)
             if token_hash is not None and seat is None:
                 raise bad_token()
         except ApiError as exc:

@@ -3,10 +3,11 @@
 A step is the game after its first ``step`` moves. It is rebuilt from the
 nearest snapshot of that game at or before the step (or from the deal) plus the
 moves after it, and kept in a small cache, so stepping back and forth costs a
-few engine moves at most. What a step shows follows the view rules: while the
-game runs, a player sees their own hand as it was and a spectator the public
-view; once the game is over every seat's view may be asked for, and each step
-also says which cards its move drew (``Engine.draws``), never before.
+few engine moves at most. What a step shows is decided by app/access.py, as for
+the live views: while the game runs, the person holding a seat *now* sees that
+seat's hand as it was at each step, and everyone else (a freed seat's old token
+too) the public view; once the game is over every seat's view may be asked for,
+and each step also says which cards its move drew (``Engine.draws``), never before.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from app import store
-from app.actor import hash_token
+from app import access, store
+from app.access import hash_token
 from app.errors import ApiError, not_found
 from app.rooms import Rooms
 from app.roomstate import RoomState, apply, from_snapshot
@@ -57,7 +58,6 @@ class Started:
     data: dict[str, Any]
     names: tuple[str, ...]
     bots: tuple[str | None, ...]
-    token_hashes: tuple[str | None, ...]
 
     @property
     def engine(self) -> Engine[Any]:
@@ -92,9 +92,17 @@ class Replays:
         self._states = _Lru(size)
         self._moves = _Lru(size)
         self._draws = _Lru(64)
+        self._ends = _Lru(512)
 
     def clear(self) -> None:
-        for cache in (self._index, self._starts, self._states, self._moves, self._draws):
+        for cache in (
+            self._index,
+            self._starts,
+            self._states,
+            self._moves,
+            self._draws,
+            self._ends,
+        ):
             cache.items.clear()
 
     @asynccontextmanager
@@ -150,27 +158,8 @@ class Replays:
         cached: Started | None = self._starts.get(key)
         if cached is not None:
             return cached
-        async with self._session(session) as db:
-            room = await store.get_room(db, room_id)
-            if room is None:
-                raise not_found(room_id)
-            snapshot = await store.latest_snapshot_before(db, room_id, entry.start_seq)
-            state = (
-                from_snapshot(room, snapshot.seq, snapshot.state)
-                if snapshot is not None
-                else RoomState(room=room)
-            )
-            events = await store.events_between(
-                db,
-                room_id,
-                state.seq,
-                entry.start_seq,
-                skip=("move", "chat"),
-            )
-        for event in events:
-            # only the seats matter here (moves are skipped); the game is rebuilt by the steps
-            state = apply(state, event)
-        data = events[-1].data if events and events[-1].kind == "game_started" else None
+        state, last = await self._seats_at(room_id, entry.start_seq, session)
+        data = last.data if last is not None and last.kind == "game_started" else None
         if data is None:
             raise RuntimeError(f"room {room_id}: no game_started at seq {entry.start_seq}")
         engine = get_engine(data["engine"])
@@ -183,29 +172,57 @@ class Replays:
                 for i, s in enumerate(state.seats)
             ),
             bots=tuple(s.bot for s in state.seats),
-            token_hashes=tuple(s.token_hash for s in state.seats),
         )
         self._starts.put(key, started)
         return started
 
+    async def _seats_at(
+        self, room_id: str, seq: int, session: Any = None
+    ) -> tuple[RoomState, store.EventRecord | None]:
+        """The room's seats as they were at ``seq`` (the game is not rebuilt: moves and
+        chat are skipped), and the event at ``seq``."""
+        async with self._session(session) as db:
+            room = await store.get_room(db, room_id)
+            if room is None:
+                raise not_found(room_id)
+            snapshot = await store.latest_snapshot_before(db, room_id, seq)
+            state = (
+                from_snapshot(room, snapshot.seq, snapshot.state)
+                if snapshot is not None
+                else RoomState(room=room)
+            )
+            events = await store.events_between(db, room_id, state.seq, seq, skip=("move", "chat"))
+        for event in events:
+            state = apply(state, event)
+        return state, (events[-1] if events and events[-1].seq == seq else None)
+
+    async def ended(
+        self, room_id: str, entry: GameEntry, session: Any = None
+    ) -> tuple[str | None, ...]:
+        """The token hash holding each seat when a finished game ended."""
+        assert entry.over_seq is not None
+        key = (room_id, entry.game_no)
+        cached: tuple[str | None, ...] | None = self._ends.get(key)
+        if cached is None:
+            state, _ = await self._seats_at(room_id, entry.over_seq, session)
+            cached = tuple(s.token_hash for s in state.seats)
+            self._ends.put(key, cached)
+        return cached
+
     async def seat_of(
         self, room_id: str, entry: GameEntry, token: str | None, session: Any = None
     ) -> int | None:
-        """The seat ``token`` held in that game; ``None`` for a spectator or another room's token."""
+        """The seat ``token`` holds in that game: in a running game the seat it holds now
+        (app/access.py), in a finished one the seat it held at the end. ``None`` for a
+        spectator, a freed seat's old token and another room's token."""
         if token is None:
             return None
-        started = await self.started(room_id, entry, session)
         wanted = hash_token(token)
-        for seat, held in enumerate(started.token_hashes):
-            if held == wanted:
-                return seat
         if entry.over:
-            return None
-        # the token may have come to this seat later (a hand-over): ask today's room
-        try:
-            return await self.rooms.seat_of(room_id, token)
-        except ApiError:
-            return None  # a stale token watches like a spectator
+            ended = await self.ended(room_id, entry, session)
+            return ended.index(wanted) if wanted in ended else None
+        now = await self.rooms.load(room_id, session)
+        return access.perspective(now, wanted, None, entry.game_no)
 
     async def state_at(
         self, room_id: str, entry: GameEntry, step: int, session: Any = None, lead: int = 0
@@ -301,28 +318,28 @@ class Replays:
     async def step(
         self, room_id: str, game_no: int, step: int, token: str | None, seen_as: int | None
     ) -> dict[str, Any]:
-        """What step ``step`` of game ``game_no`` shows to the caller (one transaction)."""
+        """What step ``step`` of game ``game_no`` shows to the caller (one transaction).
+
+        In a running game the caller's seat is the one its token holds in the room
+        now, read in the same transaction as the game's steps: a seat freed since is
+        nobody's, a seat claimed since is its newcomer's."""
         async with self.rooms.db.transaction() as session:
             entry = await self.game(room_id, game_no, session)
             started = await self.started(room_id, entry, session)
-            you = await self.seat_of(room_id, entry, token, session)
+            players = len(started.names)
+            if seen_as is not None and not 0 <= seen_as < players:
+                raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
+            if entry.over:
+                you = await self.seat_of(room_id, entry, token, session)
+                perspective = you if seen_as is None else seen_as
+            else:
+                now = await self.rooms.load(room_id, session)
+                wanted = hash_token(token) if token is not None else None
+                you = access.perspective(now, wanted, None, game_no)
+                perspective = access.perspective(now, wanted, seen_as, game_no)
             # a finished game tells the step's draws: built from the step before it
             game = await self.state_at(room_id, entry, step, session, lead=int(entry.over))
             draws = await self.drawn(room_id, entry, step, session) if entry.over else None
-        players = len(started.names)
-        if seen_as is not None and not 0 <= seen_as < players:
-            raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
-        if entry.over:
-            perspective = you if seen_as is None else seen_as
-        else:
-            if seen_as is not None and seen_as != you:
-                raise ApiError(
-                    403,
-                    "hidden_until_over",
-                    "While the game runs you see only your own seat's view; "
-                    "every hand is shown once the game is over.",
-                )
-            perspective = you
         engine = started.engine
         return {
             "game_no": game_no,

@@ -17,11 +17,14 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from app import store
+from app.access import is_host, require_host, seat_in
 from app.actor import Actor, hash_token
-from app.errors import ApiError, bad_token, not_found, stale
+from app.errors import ApiError, not_found, stale
 from app.fairness import commitment, new_salt
 from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
 from app.store import Conflict, RoomRecord, SeatRecord, Store
+
+__all__ = ["RETRIES", "RoomRules", "Rooms", "StateCache", "hash_token", "new_token", "seat_in"]
 from engines import ENGINES, get_engine
 from engines.base import BadOptions, IllegalMove
 
@@ -56,16 +59,6 @@ class RoomRules:
     # time per move (None: no limit) and what happens when it runs out (see app/deadlines.py)
     turn_seconds: int | None = None
     on_timeout: str = "bot_move"
-
-
-def seat_in(state: RoomState, token: str | None) -> int | None:
-    """The seat ``token`` sits in; ``None`` for no token; ``bad_token`` for a wrong one."""
-    if token is None:
-        return None
-    seat = state.seat_with(hash_token(token))
-    if seat is None:
-        raise bad_token()
-    return seat
 
 
 @dataclass(frozen=True)
@@ -148,27 +141,34 @@ class Rooms:
 
     # -- loading ---------------------------------------------------------------
 
-    async def load(self, room_id: str) -> RoomState:
+    async def load(self, room_id: str, session: Any = None) -> RoomState:
         """The room's current state: cached and caught up, else the newest snapshot
-        plus the events after it. One query when the room is cached."""
+        plus the events after it. One query when the room is cached. Reads in
+        ``session`` when one is given (a caller inside a transaction passes its own:
+        the store's transactions don't nest)."""
+        if session is None:
+            async with self.db.reading() as reading:
+                return await self.load(room_id, reading)
         cached = self.cache.get(room_id)
-        async with self.db.reading() as session:
-            if cached is not None:
-                events = await store.events_after(session, room_id, cached.seq)
-                if not events:
-                    return cached
-                state = fold(cached, events)
+        if cached is not None:
+            events = await store.events_after(session, room_id, cached.seq)
+            if not events:
+                return cached
+            state = fold(cached, events)
+        else:
+            room = await store.get_room(session, room_id)
+            if room is None:
+                raise not_found(room_id)
+            snapshot = await store.latest_snapshot(session, room_id)
+            if snapshot is not None:
+                state = from_snapshot(room, snapshot.seq, snapshot.state)
+                if state.host is None:  # a snapshot older than the host in snapshots
+                    created = await store.events_between(session, room_id, 0, 1)
+                    state = replace(state, host=fold(RoomState(room=room), created).host)
             else:
-                room = await store.get_room(session, room_id)
-                if room is None:
-                    raise not_found(room_id)
-                snapshot = await store.latest_snapshot(session, room_id)
-                if snapshot is not None:
-                    state = from_snapshot(room, snapshot.seq, snapshot.state)
-                else:
-                    state = RoomState(room=room)
-                events = await store.events_after(session, room_id, state.seq)
-                state = fold(state, events)
+                state = RoomState(room=room)
+            events = await store.events_after(session, room_id, state.seq)
+            state = fold(state, events)
         self.cache.put(state, events)
         return state
 
@@ -426,15 +426,14 @@ class Rooms:
     async def set_bot(
         self, room_id: str, token: str | None, seat: int, bot: str | None
     ) -> RoomState:
-        """The creator makes a free seat a bot (or frees a bot seat) before a game starts.
+        """The host makes a free seat a bot (or frees a bot seat) before a game starts.
 
         Who may, and whether seats may change, is checked again on every state the
         change is tried on: a start that wins the race leaves no seat to free.
         """
         state = await self.load(room_id)
         for _ in range(RETRIES):
-            if seat_in(state, token) != state.room.creator_seat:
-                raise ApiError(403, "not_creator", "Only the room's creator can change the seats.")
+            require_host(state, token, "change the seats")
             if state.status == "playing":
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
             if not 0 <= seat < state.room.players:
@@ -480,11 +479,11 @@ class Rooms:
         room_id = state.room.id
         for _ in range(RETRIES):
             if actor is not None:
-                seat = actor.seat_in(state)
-                if seat != state.room.creator_seat and not state.room.rules.get("anyone_can_start"):
-                    raise ApiError(
-                        403, "not_creator", "Only the room's creator can start the game."
-                    )
+                actor.seat_in(state)
+                if not is_host(state, actor.token_hash) and not state.room.rules.get(
+                    "anyone_can_start"
+                ):
+                    raise ApiError(403, "not_creator", "Only the room's host can start the game.")
             if state.status == "playing":
                 raise ApiError(409, "game_running", "The game is already running.")
             empty = [i for i, s in enumerate(state.seats) if not s.taken]

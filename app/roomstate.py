@@ -20,6 +20,8 @@ GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
 ALERTS_ON = "alerts_on"
 # events that hand a running seat to a bot and back
 STAND_IN_EVENTS = frozenset({"seat_stand_in", "seat_taken_back", "seat_released"})
+# the host hands the host's role to the person in another seat
+HOST_CHANGED = "host_changed"
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class RoomState:
     # the room was made from a game record; its current game is that record's game
     imported: bool = False
     game_imported: bool = False
+    # the host's token hash: a person, whichever seat they sit in (app/access.py)
+    host: str | None = None
 
     @property
     def engine(self) -> Engine[Any]:
@@ -130,8 +134,14 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         for seat, bot in data["bots"].items():
             seats[int(seat)] = SeatInfo(bot=bot)
         return replace(
-            state, seq=event.seq, seats=tuple(seats), imported=bool(data.get("imported"))
+            state,
+            seq=event.seq,
+            seats=tuple(seats),
+            imported=bool(data.get("imported")),
+            host=data["token_hash"],
         )
+    if event.kind == HOST_CHANGED:
+        return replace(state, seq=event.seq, host=data["token_hash"])
     if event.kind == "seat_claimed":
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
@@ -218,6 +228,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "alerts": state.alerts,
         "imported": state.imported,
         "game_imported": state.game_imported,
+        "host": state.host,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -233,6 +244,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
 
 
 def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState:
+    """The state a snapshot row keeps. One written before snapshots kept the host has
+    ``host`` None: the loader then takes the creator's from the room's first event."""
     engine = get_engine(room.game)
     game = engine.load(data["game"]) if data["game"] is not None else None
     return RoomState(
@@ -249,4 +262,5 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         # snapshots from before these flags: an import then marked only its game_started
         imported=data.get("imported", False),
         game_imported=data.get("game_imported", False),
+        host=data.get("host"),
     )

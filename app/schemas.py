@@ -61,6 +61,10 @@ class HandOver(Strict):
     bot: str | None = Field(None, description="The bot to play the seat; null: the default one.")
 
 
+class HandHost(Strict):
+    seat: int = Field(ge=0, le=MAX_SEQ, description="The seat of the person to make host.")
+
+
 class StartGame(Strict):
     shuffle: bool | None = Field(None, description="Shuffle seats; null: the room's setting.")
 

@@ -1,9 +1,13 @@
-"""Seats in a running game: leave, hand a seat to a bot, free it, take it back, claim it.
+"""Who sits where and who is host: leave, hand a seat to a bot, free it, take it back,
+claim it, and hand the host's role to someone else.
 
 A person who leaves (or whom the host replaces) keeps their token: a stand-in bot
 plays for them until they take the seat back. A seat the host frees loses its
-person for good; a bot plays it until someone claims it by the room's link. Every
-change is one event in the log, appended at the expected ``seq`` like any other.
+person for good; a bot plays it until someone claims it by the room's link. The
+host is a person (app/access.py): leaving keeps the role, and the host's own seat
+can't be freed; the role moves only when the host hands it to the person in another
+seat. Every change is one event in the log, appended at the expected ``seq`` like
+any other, and who may make it is checked again on each state it is tried on.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app import alert_store, store
+from app.access import require_host, seat_in
 from app.actor import hash_token
 from app.deadlines import stand_in_bot
 from app.errors import ApiError
-from app.rooms import RETRIES, Rooms, new_token, seat_in
-from app.roomstate import RoomState
+from app.rooms import RETRIES, Rooms, new_token
+from app.roomstate import HOST_CHANGED, RoomState
 from app.store import Conflict
 
 Check = Callable[[RoomState], None]
@@ -34,11 +39,7 @@ def _playing(state: RoomState) -> None:
 
 
 def _host(state: RoomState, token: str | None) -> None:
-    actor = seat_in(state, token)
-    if actor is None:
-        raise ApiError(401, "no_token", "Only the host can change who plays a seat.")
-    if actor != state.room.creator_seat:
-        raise ApiError(403, "not_creator", "Only the room's host can change who plays a seat.")
+    require_host(state, token, "change who plays a seat")
 
 
 def _bot(state: RoomState, bot: str | None) -> str:
@@ -116,6 +117,7 @@ class Seats:
         chosen = _bot(state, bot)
 
         def check(state: RoomState) -> None:
+            _host(state, token)
             _playing(state)
             _person_present(state, seat)
 
@@ -136,12 +138,18 @@ class Seats:
         state = await self.rooms.load(room_id)
         _host(state, token)
         _seat_index(state, seat)
-        if seat == state.room.creator_seat:
-            raise ApiError(409, "own_seat", "The host can't free their own seat; leave it instead.")
 
         def check(state: RoomState) -> None:
+            _host(state, token)
             _playing(state)
             info = state.seats[seat]
+            if info.token_hash is not None and info.token_hash == state.host:
+                raise ApiError(
+                    409,
+                    "own_seat",
+                    "The host can't free their own seat: leave the game instead, "
+                    "or make someone else host first.",
+                )
             if info.token_hash is None and info.bot is None:
                 raise ApiError(409, "seat_free", "This seat is free already.")
 
@@ -168,6 +176,36 @@ class Seats:
             return vacate
 
         return await self._change(room_id, check, event, extra)
+
+    async def hand_host(self, room_id: str, token: str | None, seat: int) -> RoomState:
+        """The host makes the person in ``seat`` the host, before, during or after a game.
+
+        That person may be away (a bot standing in keeps their token in the seat); a
+        bot's seat or a free one has nobody to be host. The event names the seat and
+        the name; the new host's token hash stays in its private part."""
+        state = await self.rooms.load(room_id)
+        _seat_index(state, seat)
+
+        def check(state: RoomState) -> None:
+            require_host(state, token, "hand the host's role to someone else")
+            info = state.seats[seat]
+            if info.token_hash is None:
+                raise ApiError(409, "not_a_person", "No person sits in this seat.")
+            if info.token_hash == state.host:
+                raise ApiError(409, "already_host", "The person in this seat is the host already.")
+
+        def event(state: RoomState) -> Event:
+            info = state.seats[seat]
+            before = seat_in(state, token)
+            public = {
+                "seat": seat,
+                "name": info.name,
+                "from": before,
+                "from_name": state.seats[before].name if before is not None else None,
+            }
+            return (HOST_CHANGED, {**public, "token_hash": info.token_hash}, public)
+
+        return await self._change(room_id, check, event)
 
     async def take_back(self, room_id: str, token: str | None, seat: int) -> RoomState:
         """A person plays their own seat again after a bot stood in for them."""

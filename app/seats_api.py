@@ -1,4 +1,5 @@
-"""REST routes for seats in a running game and for deadlines (see app/seats.py, app/deadlines.py)."""
+"""REST routes for seats in a running game, the host's role and deadlines (see app/seats.py,
+app/deadlines.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api import ERRORS, Svc, Token, _state, get_room
-from app.deadlines import turn_seconds
-from app.rooms import seat_in
-from app.schemas import HandOver
+from app.access import seat_in
+from app.api import ERRORS, RoomId, Svc, Token, _state, get_room
+from app.deadlines import turn_seconds, with_clocks
+from app.schemas import HandHost, HandOver
+from app.views import room_info
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -32,6 +34,15 @@ async def hand_over(
 async def free(room: str, seat: int, svc: Svc, token: Token) -> dict[str, Any]:
     await svc.seats.release(room, token, seat)
     return await get_room(room, svc)
+
+
+@router.post("/rooms/{room}/host", summary="The host makes the person in another seat host")
+async def hand_host(room: RoomId, body: HandHost, svc: Svc, token: Token) -> dict[str, Any]:
+    state = await svc.seats.hand_host(room, token, body.seat)
+    online = await svc.presence.online(room, state.room.players)
+    return with_clocks(
+        room_info(state, state.seat_records(), online), await svc.deadlines.clocks(state)
+    )
 
 
 @router.post("/rooms/{room}/seats/{seat}/take-back", summary="Take your seat back from a bot")

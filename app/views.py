@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from app.access import host_seat
 from app.roomstate import RoomState
 from app.store import EventRecord, SeatRecord
 
@@ -64,7 +65,9 @@ def room_info(
         "players": room.players,
         "options": room.options,
         "rules": room.rules,
+        # the seat the room was opened from; who is host now is ``host_seat`` (a person)
         "creator_seat": room.creator_seat,
+        "host_seat": host_seat(state),
         "status": state.status,
         "seq": state.seq,
         "game_no": state.game_no,

@@ -145,6 +145,9 @@ export const takeBack = (id, seat, token) => request("POST", `${room(id)}/seats/
 /** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
 export const handOver = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: {} });
 
+/** The host makes the person in `seat` host. @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
+export const makeHost = (id, seat, token) => request("POST", `${room(id)}/host`, { token, body: { seat } });
+
 /** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
 export const freeSeat = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/free`, { token });
 

@@ -211,7 +211,7 @@ function names() {
 
 function canStart() {
   if (!current || current.you == null) return false;
-  return current.you === current.room.creator_seat || !!current.room.rules?.anyone_can_start;
+  return current.you === current.room.host_seat || !!current.room.rules?.anyone_can_start;
 }
 
 function render() {
@@ -309,6 +309,7 @@ function renderSeatList() {
     onTakeBack: (seat) => void takeBack(seat),
     onHandOver: (seat) => void handOver(seat),
     onFree: (seat) => void freeSeat(seat),
+    onMakeHost: (seat) => void makeHost(seat),
   });
 }
 
@@ -367,6 +368,24 @@ async function freeSeat(seat) {
   }
 }
 
+/** @param {number} seat */
+async function makeHost(seat) {
+  const name = names()[seat] ?? "";
+  const ok = await confirmDialog({
+    title: t("seat.make_host_title", { name }),
+    text: t("seat.make_host_text", { name }),
+    confirm: t("seat.make_host_confirm"),
+    cancel: t("common.cancel"),
+  });
+  if (!ok) return;
+  try {
+    await api.makeHost(roomId, seat, token);
+    toast(t("seat.made_host", { name }), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
 function renderLobby() {
   if (!current) return;
   const { room, you } = current;
@@ -376,7 +395,7 @@ function renderLobby() {
   }
   const taken = room.seats.filter((s) => s.kind !== "empty").length;
   const full = taken === room.players;
-  const host = names()[room.creator_seat] ?? "";
+  const host = room.host_seat == null ? "" : names()[room.host_seat] ?? "";
   el.lobby.hidden = false;
   replace(
     el.lobby,

@@ -98,4 +98,5 @@ test("seats handed to bots and back read in plain words", () => {
     "The host freed seat 2 (Ben); the Greedy bot plays it until someone sits down.",
   ]);
   assert.deepEqual(said({ kind: "seat_taken_back", seat: 1, name: "Ben" }), ["Ben is back and plays again."]);
+  assert.deepEqual(said({ kind: "host_changed", seat: 1, name: "Ben", from: 0, from_name: "Anna" }), ["Anna made Ben the host."]);
 });

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
 from app.main import create_app
@@ -106,3 +107,122 @@ def test_whole_games_never_leak_a_secret_to_another_seat(settings: Settings) -> 
                     client.get(f"/api/rooms/{room}/events?after=0", headers=_auth(token)).text,
                 ]
                 _assert_nothing_hidden(seat, "\n".join(rest), state.game.words, state.seed, tokens)
+
+
+def _hello(client: TestClient, room: str, token: str | None, who: str) -> tuple[str, int | None]:
+    """What a socket saying hello with ``token`` is sent first, and its close code if the
+    server closes it then (``None``: it stays open)."""
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        first = receive_text(ws, who)
+        if json.loads(first)["type"] == "state":
+            return first, None
+        try:
+            receive_text(ws, who)
+        except WebSocketDisconnect as closed:
+            return first, closed.code
+        raise AssertionError(f"{who}: the socket stayed open after {first}")
+
+
+def _replay_routes(client: TestClient, room: str, token: str | None) -> dict[str, Any]:
+    """Every replay and record answer of game 1 for ``token``, by route."""
+    headers = _auth(token)
+    steps = client.get(f"/api/rooms/{room}/games/1").json()["steps"]
+    out: dict[str, Any] = {
+        "games": client.get(f"/api/rooms/{room}/games", headers=headers),
+        "game": client.get(f"/api/rooms/{room}/games/1", headers=headers),
+        "record": client.get(f"/api/rooms/{room}/games/1/record", headers=headers),
+        "blksgf": client.get(f"/api/rooms/{room}/games/1/record.blksgf", headers=headers),
+    }
+    for step in range(steps + 1):
+        out[f"step {step}"] = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=headers)
+        for seat in range(3):
+            out[f"step {step} as {seat}"] = client.get(
+                f"/api/rooms/{room}/games/1/steps/{step}?as={seat}", headers=headers
+            )
+    return out
+
+
+def test_a_freed_seats_old_token_reads_nothing_hidden_on_any_route(settings: Settings) -> None:
+    """The host frees seat 2 and a newcomer claims it: from then on the old token is a
+    stranger on every route, live and replay alike, and the newcomer sees seat 2."""
+    with TestClient(create_app(settings)) as client:
+        services: Any = client.app.state.services  # type: ignore[attr-defined]
+        room, tokens = _three_seat_room(client)
+        anna, ben, old = tokens
+        client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).raise_for_status()
+        for token in tokens:  # one move each: seat 0, 1, 2 in turn
+            seq = client.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()["seq"]
+            moved = client.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": seq, "move": {"n": 1}},
+                headers=_auth(token),
+            )
+            assert moved.status_code == 200, moved.text
+        # the host frees seat 2; Dora takes it by the link
+        freed = client.post(f"/api/rooms/{room}/seats/2/free", headers=_auth(anna))
+        assert freed.status_code == 200, freed.text
+        dora = client.post(f"/api/rooms/{room}/seats/2", json={"name": "Dora"}).json()["token"]
+        seq = client.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()["seq"]
+        client.post(
+            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=_auth(anna)
+        ).raise_for_status()
+        state = client.portal.call(services.rooms.load, room)  # type: ignore[union-attr]
+        words, seed, everyone = state.game.words, state.seed, [*tokens, dora]
+
+        # the old token: 401 live, a spectator in replay, nothing hidden anywhere
+        for path in ("state", "state?legal_form=compact", "alerts"):
+            refused = client.get(f"/api/rooms/{room}/{path}", headers=_auth(old))
+            assert refused.status_code == 401, (path, refused.text)
+        hello, code = _hello(client, room, old, "the old token")
+        assert code == 4401 and json.loads(hello)["code"] == "bad_token"
+        answers = _replay_routes(client, room, old)
+        assert answers["game"].json()["you"] is None
+        for name, answer in answers.items():
+            if name.startswith("step") and " as " not in name:
+                assert answer.json()["seen_as"] is None and answer.json()["view"]["mine"] is None
+            elif " as " in name:
+                assert answer.status_code == 403, (name, answer.text)
+                assert answer.json()["code"] == "hidden_until_over"
+        blob = "\n".join(
+            [
+                hello,
+                client.get(f"/api/rooms/{room}/events", headers=_auth(old)).text,
+                client.get(f"/api/rooms/{room}", headers=_auth(old)).text,
+                *(f"{name}: {a.text}" for name, a in answers.items()),
+            ]
+        )
+        for seat, word in enumerate(words):
+            assert word not in blob, f"the freed seat's old token received seat {seat}'s word"
+        _assert_nothing_hidden(None, blob, words, seed, everyone)
+
+        # Dora, the newcomer, sees seat 2 as its holder, live and in replay
+        mine = client.get(f"/api/rooms/{room}/state", headers=_auth(dora)).json()
+        assert mine["you"] == 2 and mine["view"]["mine"] == words[2]
+        hello, code = _hello(client, room, dora, "the newcomer")
+        assert code is None and json.loads(hello)["you"] == 2
+        answers = _replay_routes(client, room, dora)
+        assert answers["game"].json()["you"] == 2
+        for name, answer in answers.items():
+            if name.startswith("step") and (" as " not in name or name.endswith(" as 2")):
+                assert answer.status_code == 200, (name, answer.text)
+                assert answer.json()["seen_as"] == 2 and answer.json()["view"]["mine"] == words[2]
+            elif " as " in name:
+                assert answer.status_code == 403, (name, answer.text)
+        blob = "\n".join([hello, *(a.text for a in answers.values())])
+        _assert_nothing_hidden(2, blob, words, seed, everyone)
+
+        # once the game is over, every seat's view of it is open to anyone, as always
+        while (now := client.get(f"/api/rooms/{room}/state").json())["result"] is None:
+            seat = now["to_act"][0]
+            client.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": now["seq"], "move": {"n": 3}},
+                headers=_auth([anna, ben, dora][seat]),
+            ).raise_for_status()
+        over = client.get(f"/api/rooms/{room}/games/1", headers=_auth(old)).json()
+        assert over["you"] is None and over["status"] == "finished"
+        assert client.get(f"/api/rooms/{room}/games/1", headers=_auth(dora)).json()["you"] == 2
+        for token in (old, None):
+            seen = client.get(f"/api/rooms/{room}/games/1/steps/1?as=2", headers=_auth(token))
+            assert seen.status_code == 200 and seen.json()["view"]["mine"] == words[2]

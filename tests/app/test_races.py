@@ -9,6 +9,9 @@ waits for every socket to catch up, and then checks the room against its own log
   state at that message's seq (spectators: the spectator view);
 - every move and chat line in the log was sent by the token holding that seat just
   before it, or is a bot's move in a bot's seat; no seat changed during a game;
+- every start and every hand-over of the host's role was asked for by the host (a
+  token, wherever the shuffles put it) just before it, the role went to a person, and
+  every message names the seat the host holds in its state;
 - no socket missed an event between its hello and the room's last seq, and no
   message carried an event past its own seq;
 - every running game has someone in each seat and can be played to its end (the
@@ -47,7 +50,17 @@ from app.store import EventRecord, Store
 from engines import get_engine
 from tests.server import ServerProcess
 
-OPERATIONS = ["hello", "claim", "set_bot", "start", "start_shuffled", "move", "chat", "rematch"]
+OPERATIONS = [
+    "hello",
+    "claim",
+    "set_bot",
+    "start",
+    "start_shuffled",
+    "move",
+    "chat",
+    "rematch",
+    "host",
+]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
 # the races that once went wrong (a hello answered for the seat its token held before a
 # shuffled start, a bot seat freed while the game started) run more often
@@ -175,7 +188,8 @@ class Socket:
 
 @dataclass
 class Sent:
-    """A move or chat line a token sent, and the seq the server answered it with."""
+    """A move, chat line, start or host hand-over a token sent (``kind`` is its event's),
+    and the seq the server answered it with."""
 
     token: str
     kind: str
@@ -188,6 +202,10 @@ class Room:
     tokens: list[str]  # Anna (the creator) first
     sockets: list[Socket] = field(default_factory=list)
     sent: list[Sent] = field(default_factory=list)
+    host: str = ""  # the host's token: Anna's, until she hands the role on
+
+    def __post_init__(self) -> None:
+        self.host = self.host or self.tokens[0]
 
     def seated(self) -> list[Socket]:
         return [s for s in self.sockets if s.token is not None]
@@ -276,7 +294,7 @@ class Race:
 
     async def op(self, name: str, room: Room) -> None:
         await asyncio.sleep(self.rng.random() * 0.004)  # vary who goes first
-        anna = room.tokens[0]
+        host = room.host
         if name == "hello":
             await self.op_hello(room)
         elif name == "claim":
@@ -286,17 +304,18 @@ class Race:
         elif name == "set_bot":
             info = (await self.call("GET", room.id)).json()
             bot = None if info["seats"][2]["kind"] == "bot" else "random"
-            await self.call("POST", f"{room.id}/seats/2/bot", anna, json={"bot": bot})
-        elif name in {"start", "start_shuffled"}:
-            await self.call("POST", f"{room.id}/start", anna, json={"shuffle": name != "start"})
-        elif name == "rematch":
-            await self.call(
-                "POST", f"{room.id}/start", anna, json={"shuffle": self.rng.random() < 0.7}
-            )
+            await self.call("POST", f"{room.id}/seats/2/bot", host, json={"bot": bot})
+        elif name in {"start", "start_shuffled", "rematch"}:
+            shuffle = name == "start_shuffled" or (name == "rematch" and self.rng.random() < 0.7)
+            response = await self.call("POST", f"{room.id}/start", host, json={"shuffle": shuffle})
+            if response.status_code == 200:
+                room.sent.append(Sent(host, "game_started", response.json()["seq"]))
         elif name == "move":
             await self.op_move(room)
         elif name == "chat":
             await self.op_chat(room)
+        elif name == "host":
+            await self.op_host(room)
 
     async def op_hello(self, room: Room) -> None:
         """New sockets for every token and a spectator; a seat shown a turn plays at once."""
@@ -343,6 +362,18 @@ class Race:
             response = await self.call("POST", f"{room.id}/chat", token, json={"text": "hallo"})
             if response.status_code == 200:
                 room.sent.append(Sent(token, "chat", response.json()["seq"]))
+
+    async def op_host(self, room: Room) -> None:
+        """The host hands the role to the seat another token held in its last message."""
+        others = [s for s in room.seated() if s.token != room.host and s.latest]
+        if not others:
+            return
+        seat = self.rng.choice(others).latest["you"]  # type: ignore[index]
+        if seat is None:
+            return
+        response = await self.call("POST", f"{room.id}/host", room.host, json={"seat": seat})
+        if response.status_code == 200:
+            room.sent.append(Sent(room.host, "host_changed", response.json()["seq"]))
 
     # -- one round -----------------------------------------------------------
 
@@ -415,6 +446,11 @@ class Race:
                 assert message["you"] == seat, (
                     f"{where}: seq {seq} sent for seat {message['you']}, token holds {seat}"
                 )
+                host = state.seat_with(state.host) if state.host else None
+                assert message["room"]["host_seat"] == host, (
+                    f"{where}: seq {seq} names seat {message['room']['host_seat']} as the "
+                    f"host's, the host holds {host}"
+                )
                 if state.game is not None:
                     assert message["view"] == _json(engine.view(state.game, seat)), (where, seq)
                     acting = engine.to_act(state.game)
@@ -443,6 +479,7 @@ class Race:
             s.seq - (kinds.get(s.seq) == "game_over"): s for s in room.sent if s.kind == "move"
         }
         chats = {s.seq: s for s in room.sent if s.kind == "chat"}
+        by_host = {s.seq: s for s in room.sent if s.kind in {"game_started", "host_changed"}}
         for event in events:
             before = states[event.seq - 1]
             if event.kind == "move":
@@ -470,6 +507,19 @@ class Race:
             elif event.kind == "game_started":
                 assert before.status != "playing", where
                 assert all(s.taken for s in before.seats), f"{where}: started with a free seat"
+                if event.seq in by_host:
+                    assert hash_token(by_host[event.seq].token) == before.host, (
+                        f"{where}: game {event.seq} started by a token that is not the host"
+                    )
+            elif event.kind == "host_changed":
+                sent = by_host.get(event.seq)
+                assert sent is not None, f"{where}: host hand-over {event.seq} sent by nobody"
+                assert hash_token(sent.token) == before.host, (
+                    f"{where}: the role handed on at {event.seq} by a token that is not the host"
+                )
+                target = before.seats[event.data["seat"]].token_hash
+                assert target is not None and target != before.host, where
+                assert states[event.seq].host == target, where
         for sent in room.sent:  # every acknowledged line is in the log
             assert any(e.seq in {sent.seq, sent.seq - 1} and e.kind == sent.kind for e in events), (
                 where
@@ -477,6 +527,10 @@ class Race:
 
         final = states[-1]
         assert all(s.token_hash is None or s.token_hash in hashes for s in final.seats), where
+        assert final.host in hashes and final.seat_with(final.host) is not None, (
+            f"{where}: the host holds no seat"
+        )
+        room.host = hashes[final.host]
         if final.status == "playing":
             assert all(s.taken for s in final.seats), f"{where}: a running game with an empty seat"
             game = final.game

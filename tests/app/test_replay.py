@@ -218,3 +218,52 @@ def test_room_history_lists_every_game_with_results_and_a_running_tally(
     _error(client.get(f"/api/rooms/{room}/games/3"), 404, "no_such_game")
     _error(client.get(f"/api/rooms/{room}/games/1/steps/9999"), 404, "no_such_step")
     _error(client.get("/api/rooms/nope/games"), 404, "room_not_found")
+
+
+def test_a_replay_shows_each_game_as_the_seats_were_in_it(client: TestClient) -> None:
+    """A finished game knows who sat where at its end; a running one follows today's
+    seats, so after a shuffled rematch each token sees its own seat in each game."""
+    made = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": "Anna"})
+    room, anna = made.json()["room"], made.json()["token"]
+    ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).raise_for_status()
+    for game_no in range(1, 40):
+        state = client.get(f"/api/rooms/{room}/state").json()
+        while state["result"] is None:
+            mover = [anna, ben][state["to_act"][0]] if game_no == 1 else None
+            if mover is None:  # after a rematch: whoever the shuffle put in the seat to act
+                mover = next(
+                    t
+                    for t in (anna, ben)
+                    if client.get(f"/api/rooms/{room}/state", headers=_auth(t)).json()["you"]
+                    == state["to_act"][0]
+                )
+            state = client.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": state["seq"], "move": {"n": 3}},
+                headers=_auth(mover),
+            ).json()
+        rematch = client.post(
+            f"/api/rooms/{room}/start", json={"shuffle": True}, headers=_auth(anna)
+        )
+        if rematch.json()["you"] == 1:
+            break
+    else:
+        raise AssertionError("no shuffle ever moved Anna to seat 1")
+    latest = rematch.json()["room"]["game_no"]
+    words = client.portal.call(client.app.state.services.rooms.load, room).game.words  # type: ignore[attr-defined]
+    for token, before, now in ((anna, 0, 1), (ben, 1, 0)):
+        assert (
+            client.get(f"/api/rooms/{room}/games/1", headers=_auth(token)).json()["you"] == before
+        )
+        running = client.get(f"/api/rooms/{room}/games/{latest}", headers=_auth(token)).json()
+        assert running["you"] == now
+        step = client.get(f"/api/rooms/{room}/games/{latest}/steps/0", headers=_auth(token)).json()
+        assert step["seen_as"] == now and step["view"]["mine"] == words[now]
+        _error(
+            client.get(
+                f"/api/rooms/{room}/games/{latest}/steps/0?as={before}", headers=_auth(token)
+            ),
+            403,
+            "hidden_until_over",
+        )

@@ -79,6 +79,7 @@ def test_room_info_carries_every_field_of_the_room_and_its_seats(client: TestCli
         "options": {},
         "rules": RULES,
         "creator_seat": 0,
+        "host_seat": 0,
         "status": "lobby",
         "seq": 1,
         "game_no": 0,

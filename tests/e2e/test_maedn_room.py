@@ -208,6 +208,7 @@ def fake_state(
         "options": {},
         "rules": {},
         "creator_seat": 0,
+        "host_seat": 0,
         "status": "playing",
         "seq": 10,
         "game_no": 1,

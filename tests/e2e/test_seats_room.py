@@ -113,3 +113,25 @@ def test_a_freed_seat_is_played_by_a_bot_until_someone_takes_it_by_the_link(
     cleo.get_by_role("button", name="Sit down").click()
     expect(cleo.locator(".seat.you")).to_contain_text("Cleo")
     expect(host.locator(".seat[data-seat='1']")).to_contain_text("Cleo")
+
+
+def test_the_host_makes_another_player_host_and_the_controls_move_with_the_role(
+    person: Person,
+) -> None:
+    host, guest, _ = _timed_table(person)
+    hanna, ben = host.locator(".seat[data-seat='0']"), host.locator(".seat[data-seat='1']")
+    expect(hanna.locator(".tag-host")).to_be_visible()
+    expect(guest.get_by_role("button", name="Make Hanna the host")).to_have_count(0)
+    ben.get_by_role("button", name="Make Ben the host").click()
+    dialog = host.get_by_role("dialog")
+    expect(dialog).to_contain_text("Make Ben the host?")
+    dialog.get_by_role("button", name="Make host").click()
+    for page in (host, guest):
+        expect(page.locator("#log")).to_contain_text("Hanna made Ben the host.")
+        expect(page.locator(".seat[data-seat='1'] .tag-host")).to_be_visible()
+        expect(page.locator(".seat[data-seat='0'] .tag-host")).to_have_count(0)
+    # the host's buttons are Ben's now, and Hanna's are gone
+    expect(guest.get_by_role("button", name="Hand Hanna's seat to a bot")).to_be_visible()
+    expect(guest.get_by_role("button", name="Make Hanna the host")).to_be_visible()
+    expect(host.get_by_role("button", name="Hand Ben's seat to a bot")).to_have_count(0)
+    expect(host.get_by_role("button", name="Make Ben the host")).to_have_count(0)

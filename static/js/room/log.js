@@ -78,6 +78,9 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
     case "seat_released":
       texts = [t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })];
       break;
+    case "host_changed":
+      texts = [t("log.host_changed", { from: event.from_name ?? who(event.from), name: event.name ?? who(event.seat) })];
+      break;
     case "seat_taken_back":
       texts = [t("log.seat_taken_back", { name: event.name ?? who(event.seat) })];
       break;

@@ -93,7 +93,8 @@ export function resultHeadline(state, names, t, lang) {
  */
 export function rematchNote(state, names, t) {
   if (state.room.rules?.anyone_can_start) return t("result.wait_rematch_anyone");
-  return t("result.wait_rematch", { name: names[state.room.creator_seat] ?? "" });
+  const host = state.room.host_seat;
+  return t("result.wait_rematch", { name: host == null ? "" : names[host] ?? "" });
 }
 
 /**

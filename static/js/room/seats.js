@@ -1,5 +1,8 @@
 // @ts-check
-/** The seat list: who sits where, online or not, whose turn; take a free seat; bots for the host. */
+/**
+ * The seat list: who sits where, online or not, whose turn; take a free seat; for the
+ * host, bots in free seats and handing the host's role to another person.
+ */
 
 import { h } from "../dom.js";
 import { botLabel, seatNames } from "./names.js";
@@ -12,6 +15,7 @@ import { standInActions, standInNote } from "./standin.js";
  * @typedef {object} SeatActions
  * @property {(seat: number) => void} onTake       show the form to take a free seat
  * @property {(seat: number, bot: string|null) => void} onSetBot
+ * @property {(seat: number) => void} onMakeHost   the host hands the role to this seat's person
  * @property {(seat: number) => string|null} [clockText]  time left for a seat to move
  */
 
@@ -21,17 +25,17 @@ import { standInActions, standInNote } from "./standin.js";
  * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions & import("./standin.js").StandInActions} ctx
  */
 export function renderSeats(list, state, ctx) {
-  const { t, bots, onTake, onSetBot, clockText } = ctx;
+  const { t, bots, onTake, onSetBot, onMakeHost, clockText } = ctx;
   const { room, you } = state;
   const canChange = room.status !== "playing";
-  const isHost = you != null && you === room.creator_seat;
+  const isHost = you != null && you === room.host_seat;
   const names = seatNames(room.seats, t);
   list.replaceChildren(
     ...room.seats.map((seat, i) => {
       const name = names[i];
       const tags = [];
       if (i === you) tags.push(h("span", { class: "tag tag-you" }, t("seat.you")));
-      if (i === room.creator_seat) tags.push(h("span", { class: "tag" }, t("seat.host")));
+      if (i === room.host_seat) tags.push(h("span", { class: "tag tag-host" }, t("seat.host")));
       if (seat.kind === "bot") tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
       if (seat.kind === "human" && seat.stand_in) tags.push(h("span", { class: "tag tag-away" }, t("seat.away")));
       const note = standInNote(seat, t);
@@ -56,6 +60,7 @@ export function renderSeats(list, state, ctx) {
         action = h("span", { class: "seat-actions" }, action, select);
       }
       const running = standInActions(seat, i, state, { ...ctx, name });
+      if (isHost && i !== you && seat.kind === "human") running.push(makeHostButton(i, name, t, onMakeHost));
       if (running.length) action = h("span", { class: "seat-actions seat-actions-running" }, ...running);
       const online = seat.kind === "empty" ? null : seat.online;
       return h(
@@ -90,6 +95,18 @@ export function renderSeats(list, state, ctx) {
       );
     }),
   );
+}
+
+/**
+ * The host's button that makes the person in seat `i` host instead.
+ * @param {number} i
+ * @param {string} name
+ * @param {Translate} t
+ * @param {(seat: number) => void} onMakeHost
+ */
+function makeHostButton(i, name, t, onMakeHost) {
+  const label = t("seat.make_host_label", { name });
+  return h("button", { type: "button", class: "btn btn-small btn-ghost make-host", title: label, "aria-label": label, on: { click: () => onMakeHost(i) } }, t("seat.make_host"));
 }
 
 /**

@@ -55,7 +55,7 @@ export function standInActions(seat, i, state, { t, name, onTake, onLeave, onTak
       ? [h("button", { type: "button", class: `${small} btn-primary take-back`, on: { click: () => onTakeBack(i) } }, t("seat.take_back"))]
       : [h("button", { type: "button", class: `${small} btn-ghost leave`, on: { click: onLeave } }, t("seat.leave"))];
   }
-  if (you !== room.creator_seat) return [];
+  if (you !== room.host_seat) return [];
   /** @type {HTMLElement[]} */
   const buttons = [];
   if (seat.kind === "human" && !seat.stand_in) {
