@@ -63,6 +63,23 @@ class SmtpServer:
         wait_for(lambda: len(self.mails) >= count, f"{count} mails (have {len(self.mails)})")
         return self.mails
 
+    def take(self, to: str, containing: str) -> EmailMessage:
+        """Wait for a mail to ``to`` whose text holds ``containing``, and take it out of
+        the inbox (so a test can go on counting the other mails)."""
+        taken: list[EmailMessage] = []
+
+        def look() -> bool:
+            with self.inbox.lock:
+                for i, mail in enumerate(self.inbox.mails):
+                    if mail["To"] == to and containing in mail.get_content():
+                        taken.append(self.inbox.mails.pop(i))
+                        self.inbox.rcpt.pop(i)
+                        return True
+            return False
+
+        wait_for(look, f"a mail to {to} with {containing!r}")
+        return taken[0]
+
 
 @contextmanager
 def smtp_server() -> Iterator[SmtpServer]:
