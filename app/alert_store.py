@@ -438,7 +438,8 @@ async def take_mail_slot(
 ) -> tuple[str | None, datetime | None]:
     """Count one mail of ``kind`` to the address in, if every cap that applies has room.
 
-    ``caps`` maps a kind (``None``: every kind) to (most mails, per window). Returns
+    ``caps`` maps a kind (``None``: every kind) to (most mails of it, per window): a
+    mail of ``kind`` must fit under its own kind's cap and under ``None``'s. Returns
     the slot's id, or when the first slot frees if a cap is reached. The address's
     row is locked meanwhile (``FOR UPDATE`` on PostgreSQL; SQLite has one writer)."""
     await session.execute(
@@ -453,6 +454,8 @@ async def take_mail_slot(
     sends = [s for s in row.sends if datetime.fromisoformat(s[0]) > now - DAY]
     free_at: datetime | None = None
     for capped, (most, window) in caps.items():
+        if capped is not None and capped != kind:
+            continue
         times = sorted(
             datetime.fromisoformat(s[0])
             for s in sends

@@ -39,6 +39,7 @@ class _Inbox:
     def __init__(self) -> None:
         self.mails: list[EmailMessage] = []
         self.rcpt: list[list[str]] = []
+        self.raw: list[bytes] = []  # each mail as the SMTP server got it
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -46,6 +47,7 @@ class _Inbox:
         with self.lock:
             self.mails.append(message)  # type: ignore[arg-type]
             self.rcpt.append(list(envelope.rcpt_tos))
+            self.raw.append(bytes(envelope.original_content or envelope.content))
         return "250 OK"
 
 
@@ -58,6 +60,11 @@ class SmtpServer:
     def mails(self) -> list[EmailMessage]:
         with self.inbox.lock:
             return list(self.inbox.mails)
+
+    @property
+    def raw(self) -> list[bytes]:
+        with self.inbox.lock:
+            return list(self.inbox.raw)
 
     def wait(self, count: int) -> list[EmailMessage]:
         wait_for(lambda: len(self.mails) >= count, f"{count} mails (have {len(self.mails)})")
@@ -74,6 +81,7 @@ class SmtpServer:
                     if mail["To"] == to and containing in mail.get_content():
                         taken.append(self.inbox.mails.pop(i))
                         self.inbox.rcpt.pop(i)
+                        self.inbox.raw.pop(i)
                         return True
             return False
 
