@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import health
 from app.alerts_api import router as alerts_router
 from app.api import router
+from app.cautions import warn_at_start
 from app.config import Settings, get_settings
 from app.errors import ApiError
 from app.limits import BodyLimit, SecurityHeaders
@@ -39,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warn_at_start(settings)
         if settings.auto_migrate:
             await asyncio.to_thread(upgrade, settings.effective_database_url)
         services = Services.build(settings)
