@@ -173,7 +173,7 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
     seat, person = await _person(svc, room, token)
     if not svc.settings.smtp_host:
         raise ApiError(409, "mail_unavailable", "This server does not send mail.")
-    if not mailer.public_base(svc.settings):
+    if not svc.settings.link_base:
         raise ApiError(
             409,
             "mail_needs_public_url",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from app import mailer
 from app.config import Settings
 
 log = logging.getLogger("spieltisch.settings")
@@ -25,7 +24,7 @@ class Caution:
 
 def cautions(settings: Settings) -> list[Caution]:
     found: list[Caution] = []
-    if settings.smtp_host and not mailer.public_base(settings):
+    if settings.smtp_host and not settings.link_base:
         found.append(
             Caution(
                 True,

@@ -237,6 +237,14 @@ class Settings(BaseSettings):
     )
 
     @property
+    def link_base(self) -> str:
+        """The start of every link the server writes into a mail or a webhook call:
+        ``PUBLIC_URL``, or empty when it is unset or no http(s) address (then no link is
+        written: none ever comes from a request's headers)."""
+        base = self.public_url.strip().rstrip("/")
+        return base if base.startswith(("http://", "https://")) else ""
+
+    @property
     def effective_database_url(self) -> str:
         if self.database_url:
             return async_url(self.database_url)

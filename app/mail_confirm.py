@@ -77,7 +77,7 @@ async def send(
     db: Store, settings: Settings, state: RoomState, due: Due, lang: str, stop_key: str
 ) -> None:
     """Make a fresh key (any earlier one is void), then mail the link with it."""
-    base = mailer.public_base(settings)
+    base = settings.link_base
     key = secrets.token_urlsafe(32)
     async with db.transaction() as session:
         noted = await alert_store.confirmation_mailed(

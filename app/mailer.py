@@ -130,11 +130,4 @@ async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
 
 def enabled(settings: Settings) -> bool:
     """Mail goes out only with an SMTP server and the site's own address for its links."""
-    return bool(settings.smtp_host and public_base(settings))
-
-
-def public_base(settings: Settings) -> str:
-    """The start of every link in a mail: ``PUBLIC_URL``, or empty when it is not set
-    (or is no http(s) address, which ``python -m app check`` names)."""
-    base = settings.public_url.strip().rstrip("/")
-    return base if base.startswith(("http://", "https://")) else ""
+    return bool(settings.smtp_host and settings.link_base)

@@ -210,7 +210,7 @@ class Outbox:
 
     async def _send(self, state: RoomState, due: Due) -> None:
         channel = due.channel
-        base = mailer.public_base(self.settings)
+        base = self.settings.link_base
         room_url = f"{base}/r/{state.room.id}" if base else ""
         game = state.engine.title
         name = state.seats[due.seat].name or ""

@@ -382,3 +382,51 @@ def test_a_confirmation_mail_not_sent_yet_outlives_the_turns_moving_on(
     work(client)
     assert smtp.take(f"ben.{room}@example.org", CONFIRM_PATH) is not None
     drop_addresses(client, room, [ben])
+
+
+def test_addresses_left_before_the_upgrade_are_asked_to_confirm(empty_database_url: str) -> None:
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.migrate import downgrade, upgrade
+
+    url = empty_database_url
+    upgrade(url, "0003_deadlines")
+
+    async def run(*statements: str) -> list[Any]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                rows: list[Any] = []
+                for statement in statements:
+                    result = await conn.execute(text(statement))
+                    rows = list(result) if result.returns_rows else rows
+                return rows
+        finally:
+            await engine.dispose()
+
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, game, players, options, rules, creator_seat, status) "
+            "VALUES ('r1', 'blokus', 2, '{}', '{}', 0, 'playing')",
+            "INSERT INTO alert_channels (room_id, token_hash, kind, target, data) VALUES "
+            "('r1', 'h1', 'email', 'old@example.org', '{\"sealed\": \"x\", \"base\": \"b\"}'),"
+            "('r1', 'h2', 'push', 'https://push.example.org/1', '{}')",
+        )
+    )
+    upgrade(url)
+    rows = asyncio.run(
+        run(
+            "SELECT c.kind, c.confirmed_at, o.kind, o.status FROM alert_channels c "
+            "LEFT JOIN alert_outbox o ON o.channel_id = c.id ORDER BY c.id"
+        )
+    )
+    assert [tuple(r) for r in rows] == [
+        ("email", None, "confirm", "pending"),
+        ("push", None, None, None),
+    ]
+    downgrade(url, "0003_deadlines")
+    assert asyncio.run(run("SELECT kind FROM alert_outbox")) == []
+    assert len(asyncio.run(run("SELECT id FROM alert_channels"))) == 2
