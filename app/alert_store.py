@@ -42,6 +42,7 @@ class Channel:
     data: dict[str, Any]
     # an address gets turn mails only once confirmed; push and webhooks need no confirming
     confirmed: bool = True
+    asked_at: datetime | None = None  # when the last confirmation mail went out
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def _channel(row: AlertChannel) -> Channel:
         target=row.target,
         data=dict(row.data),
         confirmed=row.kind != "email" or row.confirmed_at is not None,
+        asked_at=utc(row.confirm_sent_at) if row.confirm_sent_at is not None else None,
     )
 
 
@@ -184,6 +186,18 @@ async def email_channel(session: AsyncSession, room_id: str, token_hash: str) ->
         )
     )
     return _channel(row) if row is not None else None
+
+
+async def confirmation_queued(session: AsyncSession, channel_id: int) -> bool:
+    """Whether a confirmation mail for this address still waits to go out."""
+    found = await session.scalar(
+        select(OutboxRow.id).where(
+            OutboxRow.channel_id == channel_id,
+            OutboxRow.kind == CONFIRM,
+            OutboxRow.status == PENDING,
+        )
+    )
+    return found is not None
 
 
 async def confirmation_mailed(

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import alert_pages, alert_store, mailer, push
+from app import alert_pages, alert_store, mail_confirm, mailer, push
 from app.actor import hash_token
 from app.alert_store import CONFIRM, Confirmation
 from app.alert_texts import LANGS, text
@@ -190,8 +190,9 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
     async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
         kept = await alert_store.email_channel(session, room, person)
-        if kept is not None and kept.confirmed and kept.target.lower() == address.lower():
-            return  # the address this person confirmed already: nothing to ask again
+        queued = kept is not None and await alert_store.confirmation_queued(session, kept.id)
+        if mail_confirm.keeps(kept, queued, address, clock.now()):
+            return  # confirmed, or just asked: nothing to ask (again)
         channel_id = await alert_store.add_channel(
             session, room, person, "email", address, data, replace_all=True
         )

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from app import alert_store, mailer
-from app.alert_store import CONFIRM, DAY, Due
+from app.alert_store import CONFIRM, DAY, Channel, Due
 from app.clock import clock
 from app.config import Settings
 from app.roomstate import RoomState
@@ -31,6 +31,7 @@ from app.store import Store
 
 CONFIRM_VALID = timedelta(days=7)
 HOUR = timedelta(hours=1)
+ASK_AGAIN_AFTER = HOUR  # the same address left again sooner keeps the mail already sent
 
 
 def address_hash(address: str) -> str:
@@ -42,6 +43,16 @@ def address_hash(address: str) -> str:
 
 def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def keeps(kept: Channel | None, queued: bool, address: str, now: datetime) -> bool:
+    """Whether leaving ``address`` again keeps the person's address as it is: it is the
+    same one, and confirmed, or its confirmation mail is ``queued`` or went out lately
+    (a fresh one would void that mail's link, and use up the address's slots)."""
+    if kept is None or kept.target.lower() != address.lower():
+        return False
+    lately = kept.asked_at is not None and now - kept.asked_at < ASK_AGAIN_AFTER
+    return kept.confirmed or queued or lately
 
 
 def not_due(state: RoomState, due: Due) -> str | None:

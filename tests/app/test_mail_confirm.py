@@ -205,6 +205,27 @@ def test_the_same_confirmed_address_again_stays_confirmed_and_a_new_one_is_asked
     assert asking["To"] == f"ben.{room}@example.net"
 
 
+def test_saving_the_same_address_again_soon_keeps_the_mail_already_sent(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    room, (_, ben) = table(client)
+    address = f"ben.{room}@example.org"
+    _put(client, room, ben, address)
+    _put(client, room, ben, address)  # before the worker even looked: one mail is queued
+    work(client)
+    first = confirm_path(smtp.wait(1)[0])
+    for _ in range(3):  # an impatient person pressing Save again
+        _put(client, room, ben, address)
+        work(client)
+    assert len(smtp.mails) == 1
+    _later(61)
+    _put(client, room, ben, address)  # an hour on: the mail may be lost, ask again
+    work(client)
+    second = confirm_path(smtp.wait(2)[1])
+    assert client.post(first).status_code == 404
+    assert client.post(second).status_code == 200
+
+
 def test_the_confirmation_key_is_kept_only_as_its_hash(
     client: TestClient, smtp: SmtpServer
 ) -> None:
