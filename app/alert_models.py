@@ -10,7 +10,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, func
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models import Base
@@ -42,12 +52,17 @@ class AlertChannel(Base):
     """One way to reach someone: a push subscription, an e-mail address or the room's webhook.
 
     ``target`` is the endpoint, address or URL; ``data`` holds what sending needs
-    besides (push keys; the encrypted resume token and base URL; webhook shape and
-    language). ``token_hash`` is empty for the room-wide webhook.
+    besides (push keys; the encrypted resume token; webhook shape and language).
+    ``token_hash`` is empty for the room-wide webhook. An address gets turn mails
+    only once ``confirmed_at`` is set: ``confirm_hash`` is the SHA-256 of the key in
+    the last confirmation mail (made when that mail went out, at ``confirm_sent_at``).
     """
 
     __tablename__ = "alert_channels"
-    __table_args__ = (Index("ix_alert_channels_room", "room_id", "token_hash"),)
+    __table_args__ = (
+        Index("ix_alert_channels_room", "room_id", "token_hash"),
+        Index("ix_alert_channels_confirm", "confirm_hash", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
@@ -56,6 +71,26 @@ class AlertChannel(Base):
     target: Mapped[str] = mapped_column(Text)
     data: Mapped[dict[str, Any]] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    confirm_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AlertAddress(Base):
+    """The mails one e-mail address got lately, over every room, for the per-address caps.
+
+    Keyed by a hash of the address in its usual form (lower case, no ``+tag``), so
+    the count survives the channels that asked for the mails, and no address is
+    kept here in clear. ``sends`` lists ``[when (ISO), kind, id]`` for the last day.
+    The row is locked while a mail is counted in, so two processes can't both take
+    the last slot.
+    """
+
+    __tablename__ = "alert_addresses"
+
+    address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sends: Mapped[list[Any]] = mapped_column(JSON)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class OutboxRow(Base):

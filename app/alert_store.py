@@ -18,9 +18,11 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.alert_models import AlertChannel, AlertKey, AlertSeat, OutboxRow
+from app.alert_models import AlertAddress, AlertChannel, AlertKey, AlertSeat, OutboxRow
 
 PENDING = "pending"
+CONFIRM = "confirm"  # the outbox kind of a confirmation mail (not a turn alert)
+DAY = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,19 @@ class Channel:
     kind: str
     target: str
     data: dict[str, Any]
+    # an address gets turn mails only once confirmed; push and webhooks need no confirming
+    confirmed: bool = True
+    asked_at: datetime | None = None  # when the last confirmation mail went out
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The address a confirmation key was mailed to, and how far it got."""
+
+    channel_id: int
+    token_hash: str | None
+    confirmed: bool
+    sent_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -83,6 +98,8 @@ def _channel(row: AlertChannel) -> Channel:
         kind=row.kind,
         target=row.target,
         data=dict(row.data),
+        confirmed=row.kind != "email" or row.confirmed_at is not None,
+        asked_at=utc(row.confirm_sent_at) if row.confirm_sent_at is not None else None,
     )
 
 
@@ -148,13 +165,75 @@ async def add_channel(
     target: str,
     data: dict[str, Any],
     replace_all: bool,
-) -> None:
-    """Add a channel; the same target (or, with ``replace_all``, any of this kind) is replaced."""
+) -> int:
+    """Add a channel; the same target (or, with ``replace_all``, any of this kind) is replaced.
+
+    Returns the new channel's id. An e-mail channel starts unconfirmed."""
     await remove_channels(session, room_id, token_hash, kind, None if replace_all else target)
-    session.add(
-        AlertChannel(room_id=room_id, token_hash=token_hash, kind=kind, target=target, data=data)
-    )
+    row = AlertChannel(room_id=room_id, token_hash=token_hash, kind=kind, target=target, data=data)
+    session.add(row)
     await session.flush()
+    return row.id
+
+
+async def email_channel(session: AsyncSession, room_id: str, token_hash: str) -> Channel | None:
+    """The person's address in this room, if they left one."""
+    row = await session.scalar(
+        select(AlertChannel).where(
+            AlertChannel.room_id == room_id,
+            AlertChannel.token_hash == token_hash,
+            AlertChannel.kind == "email",
+        )
+    )
+    return _channel(row) if row is not None else None
+
+
+async def confirmation_queued(session: AsyncSession, channel_id: int) -> bool:
+    """Whether a confirmation mail for this address still waits to go out."""
+    found = await session.scalar(
+        select(OutboxRow.id).where(
+            OutboxRow.channel_id == channel_id,
+            OutboxRow.kind == CONFIRM,
+            OutboxRow.status == PENDING,
+        )
+    )
+    return found is not None
+
+
+async def confirmation_mailed(
+    session: AsyncSession, channel_id: int, key_hash: str, at: datetime
+) -> bool:
+    """Note the key of the confirmation mail about to go out (any earlier key is void).
+
+    False if the address was removed or confirmed meanwhile: then no mail goes."""
+    result = await session.execute(
+        update(AlertChannel)
+        .where(AlertChannel.id == channel_id, AlertChannel.confirmed_at.is_(None))
+        .values(confirm_hash=key_hash, confirm_sent_at=at)
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def confirmation(session: AsyncSession, room_id: str, key_hash: str) -> Confirmation | None:
+    row = await session.scalar(
+        select(AlertChannel).where(
+            AlertChannel.room_id == room_id,
+            AlertChannel.confirm_hash == key_hash,
+            AlertChannel.kind == "email",
+        )
+    )
+    if row is None:
+        return None
+    sent = utc(row.confirm_sent_at) if row.confirm_sent_at is not None else None
+    return Confirmation(row.id, row.token_hash, row.confirmed_at is not None, sent)
+
+
+async def confirm(session: AsyncSession, channel_id: int, at: datetime) -> None:
+    await session.execute(
+        update(AlertChannel)
+        .where(AlertChannel.id == channel_id, AlertChannel.confirmed_at.is_(None))
+        .values(confirmed_at=at)
+    )
 
 
 async def keep_newest(
@@ -266,8 +345,10 @@ async def enqueue(session: AsyncSession, alerts: Sequence[NewAlert]) -> None:
 
 
 async def cancel(session: AsyncSession, room_id: str, seats: Iterable[int] | None = None) -> None:
-    """Unsent alerts of these seats (or of every seat) are no longer due."""
-    where = [OutboxRow.room_id == room_id, OutboxRow.status == PENDING]
+    """Unsent alerts of these seats (or of every seat) are no longer due.
+
+    Confirmation mails belong to no turn: they stay."""
+    where = [OutboxRow.room_id == room_id, OutboxRow.status == PENDING, OutboxRow.kind != CONFIRM]
     if seats is not None:
         where.append(OutboxRow.seat.in_(list(seats)))
     await session.execute(update(OutboxRow).where(*where).values(status="cancelled"))
@@ -350,8 +431,67 @@ async def sent_since(
 
 
 async def prune(session: AsyncSession, before: datetime) -> int:
-    """Forget alerts that were closed (sent, skipped, cancelled, failed) before ``before``."""
+    """Forget alerts that were closed (sent, skipped, cancelled, failed) before ``before``,
+    and the mail counts of addresses that got nothing since."""
     result = await session.execute(
         delete(OutboxRow).where(OutboxRow.status != PENDING, OutboxRow.next_at < before)
     )
+    await session.execute(delete(AlertAddress).where(AlertAddress.last_at < before))
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+# -- per-address mail counts ---------------------------------------------------------
+
+
+async def take_mail_slot(
+    session: AsyncSession,
+    address_hash: str,
+    kind: str,
+    now: datetime,
+    caps: dict[str | None, tuple[int, timedelta]],
+) -> tuple[str | None, datetime | None]:
+    """Count one mail of ``kind`` to the address in, if every cap that applies has room.
+
+    ``caps`` maps a kind (``None``: every kind) to (most mails of it, per window): a
+    mail of ``kind`` must fit under its own kind's cap and under ``None``'s. Returns
+    the slot's id, or when the first slot frees if a cap is reached. The address's
+    row is locked meanwhile (``FOR UPDATE`` on PostgreSQL; SQLite has one writer)."""
+    await session.execute(
+        _insert(session, AlertAddress)
+        .values(address_hash=address_hash, sends=[], last_at=now)
+        .on_conflict_do_nothing()
+    )
+    row = await session.scalar(
+        select(AlertAddress).where(AlertAddress.address_hash == address_hash).with_for_update()
+    )
+    assert row is not None
+    sends = [s for s in row.sends if datetime.fromisoformat(s[0]) > now - DAY]
+    free_at: datetime | None = None
+    for capped, (most, window) in caps.items():
+        if capped is not None and capped != kind:
+            continue
+        times = sorted(
+            datetime.fromisoformat(s[0])
+            for s in sends
+            if (capped is None or s[1] == capped) and datetime.fromisoformat(s[0]) > now - window
+        )
+        if len(times) >= most:
+            frees = times[len(times) - most] + window
+            free_at = frees if free_at is None else max(free_at, frees)
+    if free_at is not None:
+        return None, free_at
+    slot = secrets.token_hex(8)
+    row.sends = [*sends, [now.isoformat(), kind, slot]]
+    row.last_at = now
+    await session.flush()
+    return slot, None
+
+
+async def give_back_mail_slot(session: AsyncSession, address_hash: str, slot: str) -> None:
+    """A mail that did not go out no longer counts."""
+    row = await session.scalar(
+        select(AlertAddress).where(AlertAddress.address_hash == address_hash).with_for_update()
+    )
+    if row is not None:
+        row.sends = [s for s in row.sends if s[2] != slot]
+        await session.flush()

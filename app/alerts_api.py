@@ -1,27 +1,31 @@
 """REST routes for turn alerts: push subscriptions, e-mail, the room webhook, language.
 
-Every route but the VAPID key and the stop link needs the caller's seat token. An
-address, endpoint or URL is never sent back to anyone: the owner learns only that
-one is set. The stop link in every mail is bound to the seat by a random
-per-seat secret, and works as a plain GET from a mail client.
+Every route but the VAPID key and the links in mails needs the caller's seat token.
+An address, endpoint or URL is never sent back to anyone: the owner learns only
+that one is set. An address gets one mail asking to confirm it and nothing else
+until that mail's link is used (``app.mail_confirm``). The stop link in every mail
+is bound to the seat by a random per-seat secret, and works as a plain GET from a
+mail client; the confirmation link's GET only shows a button that POSTs.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import alert_store, mailer, push
+from app import alert_pages, alert_store, mail_confirm, mailer, push
 from app.access import hash_token, is_host, seat_in
+from app.alert_store import CONFIRM, Confirmation
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token, room_id
+from app.clock import clock
 from app.errors import ApiError
+from app.mail_confirm import CONFIRM_VALID, key_hash
 from app.roomstate import ALERTS_ON
 from app.services import Services
 from app.text import storable
@@ -76,10 +80,6 @@ class SetWebhook(Strict):
     lang: Lang | None = None
 
 
-def _base(svc: Services, request: Request) -> str:
-    return svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
-
-
 async def _person(svc: Services, room: str, token: str | None) -> tuple[int, str]:
     state = await svc.rooms.load(room)
     seat = seat_in(state, token)
@@ -99,6 +99,7 @@ async def _settings(svc: Services, room: str, seat: int, person: str) -> dict[st
         "lang": mine.lang if mine else None,
         "push": kinds.count("push"),
         "email": "email" in kinds,
+        "email_confirmed": any(c.kind == "email" and c.confirmed for c in found),
         "mail_available": mailer.enabled(svc.settings),
         "host": is_host(state, person),
     }
@@ -167,23 +168,37 @@ async def remove_push(room: str, body: RemovePush, svc: Svc, token: Token) -> di
 
 
 @router.put("/email", summary="Leave an e-mail address for this room's alerts")
-async def set_email(
-    room: str, body: SetEmail, request: Request, svc: Svc, token: Token
-) -> dict[str, Any]:
+async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    if not mailer.enabled(svc.settings):
+    if not svc.settings.smtp_host:
         raise ApiError(409, "mail_unavailable", "This server does not send mail.")
+    if not svc.settings.link_base:
+        raise ApiError(
+            409,
+            "mail_needs_public_url",
+            "This server sends no mail until its operator sets PUBLIC_URL, the address "
+            "the links in mails are built from.",
+        )
     address = body.address.strip()
     if not EMAIL.match(address):
         raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
     assert token is not None
-    data = {"sealed": svc.outbox.keys.seal(token), "base": _base(svc, request)}
+    data = {"sealed": svc.outbox.keys.seal(token)}
+    game_no = (await svc.rooms.load(room)).game_no
 
     async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
-        await alert_store.add_channel(
+        kept = await alert_store.email_channel(session, room, person)
+        queued = kept is not None and await alert_store.confirmation_queued(session, kept.id)
+        if mail_confirm.keeps(kept, queued, address, clock.now()):
+            return  # confirmed, or just asked: nothing to ask (again)
+        channel_id = await alert_store.add_channel(
             session, room, person, "email", address, data, replace_all=True
         )
+        # the first mail to it only asks to confirm it (the worker's next look, within
+        # ALERT_POLL_SECONDS, sends it); turn mails wait for that
+        confirm = alert_store.NewAlert(room, channel_id, seat, game_no, 0, CONFIRM, clock.now())
+        await alert_store.enqueue(session, [confirm])
 
     await _with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
@@ -214,24 +229,99 @@ async def stop_mails(
         if mine is not None:
             await alert_store.remove_channels(session, room, mine.token_hash, "email", None)
     lang = mine.lang if mine else "en"
-    message = text(lang, "stopped" if mine else "stop_unknown")
-    page = (
-        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(text(lang, 'stopped_title'))}</title>"
-        '<link rel="stylesheet" href="/static/css/base.css"></head>'
-        f'<body><main class="card notice"><h1>{html.escape(text(lang, "stopped_title"))}</h1>'
-        f'<p id="stop-message">{html.escape(message)}</p>'
-        f'<p><a href="/r/{html.escape(room)}">{html.escape(text(lang, "open"))}</a></p>'
-        "</main></body></html>"
+    return alert_pages.page(
+        lang,
+        room,
+        "stopped_title",
+        text(lang, "stopped" if mine else "stop_unknown"),
+        status=200 if mine else 404,
+        code="stopped" if mine else "unknown_key",
+        message_id="stop-message",
     )
-    return HTMLResponse(page, status_code=200 if mine else 404)
+
+
+ConfirmKey = Annotated[str, Query(max_length=100)]
+
+
+@router.get(
+    "/confirm",
+    summary="The confirmation link in a mail: a page with a button (a GET confirms nothing)",
+    response_class=HTMLResponse,
+)
+async def confirm_page(room: str, svc: Svc, key: ConfirmKey) -> HTMLResponse:
+    async with svc.rooms.db.transaction() as session:
+        found, lang = await _confirmation(session, room, key)
+    refused = _refused(room, found, lang)
+    if refused is not None:
+        return refused
+    game = (await svc.rooms.load(room)).engine.title
+    return alert_pages.page(
+        lang,
+        room,
+        "confirm_title",
+        text(lang, "confirm_page", game=game),
+        code="confirm",
+        button=(f"/api/rooms/{room}/alerts/confirm?key={key}", "confirm_button"),
+        message_id="confirm-message",
+    )
+
+
+@router.post(
+    "/confirm",
+    summary="Confirm the address a confirmation mail went to",
+    response_class=HTMLResponse,
+)
+async def confirm_address(room: str, svc: Svc, key: ConfirmKey) -> HTMLResponse:
+    async with svc.rooms.db.transaction() as session:
+        found, lang = await _confirmation(session, room, key)
+        refused = _refused(room, found, lang)
+        if refused is not None:
+            return refused
+        assert found is not None
+        await alert_store.confirm(session, found.channel_id, clock.now())
+    return alert_pages.page(
+        lang,
+        room,
+        "confirmed_title",
+        text(lang, "confirmed"),
+        code="confirmed",
+        message_id="confirm-message",
+    )
+
+
+async def _confirmation(session: Any, room: str, key: str) -> tuple[Confirmation | None, str]:
+    """The address the key was mailed to (None for no such key), and its seat's language."""
+    found = await alert_store.confirmation(session, room, key_hash(key)) if storable(key) else None
+    mine = None
+    if found is not None and found.token_hash is not None:
+        mine = await alert_store.seat_settings(session, room, found.token_hash)
+    return found, mine.lang if mine else "en"
+
+
+def _refused(room: str, found: Confirmation | None, lang: str) -> HTMLResponse | None:
+    """The page for a key that can't confirm: unknown (404), used (409) or expired (410)."""
+    if found is None:
+        problem = (404, "unknown_key", "confirm_unknown")
+    elif found.confirmed:
+        problem = (409, "key_used", "confirm_used")
+    elif found.sent_at is None or clock.now() - found.sent_at > CONFIRM_VALID:
+        problem = (410, "key_expired", "confirm_expired")
+    else:
+        return None
+    status, code, message = problem
+    return alert_pages.page(
+        lang,
+        room,
+        "confirm_title",
+        text(lang, message),
+        status=status,
+        code=code,
+        message_id="confirm-message",
+    )
 
 
 @router.put("/webhook", summary="Set the room's webhook (host only)")
-async def set_webhook(
-    room: str, body: SetWebhook, request: Request, svc: Svc, token: Token
-) -> dict[str, Any]:
+async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     await _host(svc, room, person)
     try:
@@ -241,7 +331,7 @@ async def set_webhook(
 
     async def write(session: Any) -> None:
         mine = await alert_store.save_seat_settings(session, room, person, body.lang)
-        data = {"shape": body.shape, "lang": body.lang or mine.lang, "base": _base(svc, request)}
+        data = {"shape": body.shape, "lang": body.lang or mine.lang}
         await alert_store.add_channel(
             session, room, None, "webhook", body.url, data, replace_all=True
         )

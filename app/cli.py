@@ -2,8 +2,11 @@
 ``backup PATH``, ``restore PATH``, ``check``.
 
 ``backup`` and ``restore`` work on the embedded SQLite database through SQLite's
-online backup API, so a backup taken while the server runs is consistent. For
-PostgreSQL they say which ``pg_dump`` / ``pg_restore`` line does the job instead.
+online backup API, so a backup taken while the server runs is consistent. A backup
+holds secrets (sealed resume tokens, stop keys, and without ``ALERT_SECRET`` the key
+that opens the tokens), so its file is the owner's alone (0600) from the moment it
+exists. For PostgreSQL they say which ``pg_dump`` / ``pg_restore`` line does the job
+instead.
 ``check`` reads the settings, reaches the database (and Redis) and says in plain
 words what is wrong; its exit status is 0 only when nothing is.
 """
@@ -176,6 +179,7 @@ def backup(settings: Settings, target: Path) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    _private_file(partial)
     with (
         contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
         contextlib.closing(sqlite3.connect(partial)) as dst,
@@ -185,6 +189,16 @@ def backup(settings: Settings, target: Path) -> str:
         rooms = _rooms(dst)
     os.replace(partial, target)
     return f"backed up {_count(rooms)} from {source} to {target}"
+
+
+def _private_file(path: Path) -> None:
+    """Make an empty file only its owner may read or write, for SQLite to fill: its
+    journal takes the same mode, and there is never a moment it is readable by others."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # whatever the umask, not even the owner's group
+    finally:
+        os.close(fd)
 
 
 def _readable_backup(path: Path) -> sqlite3.Connection:
@@ -227,7 +241,7 @@ def settings_problems(exc: ValidationError) -> list[str]:
 
 def check(out: object = sys.stdout) -> int:
     """Print one line per thing checked; 0 when all is well, 1 otherwise."""
-    lines: list[tuple[bool, str]] = []
+    lines: list[tuple[bool | None, str]] = []
     try:
         settings = Settings()
     except ValidationError as exc:
@@ -238,19 +252,26 @@ def check(out: object = sys.stdout) -> int:
     lines += _check_settings(settings)
     lines += asyncio.run(_check_services(settings))
     _print(lines, out)
-    return 0 if all(ok for ok, _ in lines) else 1
+    return 0 if all(ok is not False for ok, _ in lines) else 1
 
 
-def _print(lines: list[tuple[bool, str]], out: object) -> None:
+WARN = None  # a line's state besides True (ok) and False (a problem): works, but mind it
+
+
+def _print(lines: list[tuple[bool | None, str]], out: object) -> None:
     for ok, text in lines:
-        print(f"{'ok  ' if ok else 'FAIL'} {text}", file=out)  # type: ignore[call-overload]
-    failed = sum(not ok for ok, _ in lines)
+        state = "WARN" if ok is WARN else "ok  " if ok else "FAIL"
+        print(f"{state} {text}", file=out)  # type: ignore[call-overload]
+    failed = sum(ok is False for ok, _ in lines)
+    warned = sum(ok is WARN for ok, _ in lines)
     summary = "everything looks right" if not failed else f"{failed} problem(s) found"
+    if warned:
+        summary += f", {warned} warning(s) to read"
     print(summary, file=out)  # type: ignore[call-overload]
 
 
-def _check_settings(settings: Settings) -> list[tuple[bool, str]]:
-    lines: list[tuple[bool, str]] = []
+def _check_settings(settings: Settings) -> list[tuple[bool | None, str]]:
+    lines: list[tuple[bool | None, str]] = []
     if settings.public_url and not settings.public_url.startswith(("http://", "https://")):
         lines.append(
             (
@@ -271,10 +292,9 @@ def _check_settings(settings: Settings) -> list[tuple[bool, str]]:
     refused = refusal(settings, settings.workers)
     if refused is not None:
         lines.append((False, f"WORKERS={settings.workers}: {refused}"))
-    if settings.metrics_enabled and not settings.metrics_token:
-        lines.append(
-            (True, "metrics: on without METRICS_TOKEN: anyone who reaches /metrics reads it")
-        )
+    from app.cautions import cautions
+
+    lines += [(False if c.fault else WARN, c.text) for c in cautions(settings)]
     return lines
 
 

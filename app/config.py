@@ -44,7 +44,8 @@ class Settings(BaseSettings):
         "",
         description=(
             "The address people reach the site at (https://games.example.org): every share and "
-            "resume link uses it; empty: the address the browser used."
+            "resume link uses it; empty: the address the browser used. Alert mails need it: "
+            "their links are built from it alone, never from a request."
         ),
     )
     snapshot_every: int = Field(25, ge=1, description="Store a state snapshot every N game events.")
@@ -127,7 +128,11 @@ class Settings(BaseSettings):
     )
     metrics_enabled: bool = Field(False, description="Serve Prometheus metrics at /metrics.")
     metrics_token: str = Field(
-        "", description="If set, /metrics wants 'Authorization: Bearer <this token>'."
+        "",
+        description=(
+            "If set, /metrics wants 'Authorization: Bearer <this token>'; unset: /metrics "
+            "answers clients on this machine's loopback only."
+        ),
     )
     log_format: Literal["text", "json"] = Field(
         "text", description="Log lines as plain text, or as one JSON object per line."
@@ -157,6 +162,22 @@ class Settings(BaseSettings):
         ge=1,
         description=(
             "Most alerts one room sends per hour on each channel (push, mail, webhook); more wait for a free slot."
+        ),
+    )
+    alert_address_hourly_cap: int = Field(
+        10,
+        ge=1,
+        description=(
+            "Most mails one e-mail address gets per hour, over every room (confirmation mails "
+            "too); more wait for a free slot."
+        ),
+    )
+    alert_confirm_daily_cap: int = Field(
+        3,
+        ge=1,
+        description=(
+            "Most confirmation mails one e-mail address gets per day, over every room; more "
+            "wait for a free slot. An address gets turn mails only once its owner confirmed it."
         ),
     )
     alert_attempts: int = Field(
@@ -198,7 +219,10 @@ class Settings(BaseSettings):
     )
     smtp_host: str | None = Field(
         None,
-        description=("SMTP server for alert mails; unset: no mails (the e-mail option is hidden)."),
+        description=(
+            "SMTP server for alert mails; unset: no mails (the e-mail option is hidden). Mail "
+            "also needs `PUBLIC_URL`."
+        ),
     )
     smtp_port: int = Field(587, ge=1, le=65535, description="SMTP port.")
     smtp_user: str | None = Field(None, description="SMTP login name, if the server wants one.")
@@ -223,6 +247,14 @@ class Settings(BaseSettings):
             "Allow webhook URLs and push endpoints that resolve to private, loopback or link-local addresses (only for a server on your own network)."
         ),
     )
+
+    @property
+    def link_base(self) -> str:
+        """The start of every link the server writes into a mail or a webhook call:
+        ``PUBLIC_URL``, or empty when it is unset or no http(s) address (then no link is
+        written: none ever comes from a request's headers)."""
+        base = self.public_url.strip().rstrip("/")
+        return base if base.startswith(("http://", "https://")) else ""
 
     @property
     def effective_database_url(self) -> str:

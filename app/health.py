@@ -5,17 +5,24 @@ and the bot workers only make the service degraded: play goes on (bells heal
 through the periodic catch-up, a broken bot pool is rebuilt), so the answer
 stays 200 with ``"status": "degraded"`` and names what is degraded, for a
 monitor to alert on without a load balancer taking the process out.
+
+Anyone may ask, so a part that is down is named with its error's class and a
+plain sentence only: where the database or Redis lives (host, port, user) stays
+in the server's log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import Services
+
+log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 5.0
 
@@ -28,7 +35,8 @@ async def database(engine: AsyncEngine) -> dict[str, Any]:
     try:
         await asyncio.wait_for(ping(), DATABASE_TIMEOUT)
     except Exception as exc:
-        return {"status": "down", "message": f"{type(exc).__name__}: {exc}".rstrip(": ")}
+        log.warning("health: the database does not answer: %s: %s", type(exc).__name__, exc)
+        return {"status": "down", "message": f"{type(exc).__name__}: the database does not answer"}
     return {"status": "ok"}
 
 

@@ -3,9 +3,12 @@
 A middleware gives every HTTP request and websocket a request id (the client's
 ``X-Request-ID`` when it is a sane one, else a fresh one, echoed in the response)
 and notes the room its path names. A filter stamps both on every record logged
-while that request runs, including the server's access lines. Seat tokens never
-reach a line: bearer headers, ``token`` fields and resume fragments are masked.
-Client addresses are left out unless ``LOG_CLIENT_ADDRESSES`` is set.
+while that request runs, including the server's access lines. Secrets never
+reach a line: bearer headers, ``token`` fields and resume fragments are masked, and
+so is the value of every query parameter whose name says it holds a secret
+(``SECRET_PARAM``: the ``key`` of the stop and confirmation links in mails, any
+``…token``, ``…secret``, ``…password``). Client addresses are left out unless
+``LOG_CLIENT_ADDRESSES`` is set.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote_plus
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -29,9 +33,15 @@ room_id: ContextVar[str | None] = ContextVar("room_id", default=None)
 
 ROOM_PATH = re.compile(r"^/(?:api/rooms|r)/([^/?#]+)")
 GIVEN_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# the name of a query parameter whose value is a secret
+SECRET_PARAM = re.compile(r"(?i)^[\w.-]*(?:key|token|secret|password)[\w.-]*$")
 SECRETS = [
     (re.compile(r"(?i)(bearer\s+)[^\s\"',;]+"), r"\1***"),
     (re.compile(r"(?i)([\"']?token[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&}]+"), r"\1***"),
+    (
+        re.compile(r"(?i)([?&;][\w.-]*(?:key|token|secret|password)[\w.-]*=)[^\s&\"'#;]+"),
+        r"\1***",
+    ),
 ]
 # uvicorn's access and websocket lines start with the client's "host:port"
 ADDRESS_FIRST = re.compile(r"^%s - ")
@@ -41,6 +51,19 @@ def scrub(text: str) -> str:
     for pattern, mask in SECRETS:
         text = pattern.sub(mask, text)
     return text
+
+
+def mask_query(path: str) -> str:
+    """A request path with the value of each secret query parameter masked; the names
+    are read as the server reads them (``k%65y`` is ``key``)."""
+    base, mark, query = path.partition("?")
+    if not mark:
+        return path
+    parts = []
+    for part in query.split("&"):
+        name, equals, _ = part.partition("=")
+        parts.append(f"{name}=***" if equals and SECRET_PARAM.match(unquote_plus(name)) else part)
+    return f"{base}?{'&'.join(parts)}"
 
 
 class RequestContext:
@@ -102,6 +125,11 @@ class ContextFilter(logging.Filter):
             record.client = record.args[0] if self.addresses else None
             if not self.addresses:
                 record.args = ("-", *record.args[1:])
+        if record.name.startswith("uvicorn") and isinstance(record.args, tuple):
+            record.args = tuple(
+                mask_query(arg) if isinstance(arg, str) and "?" in arg else arg
+                for arg in record.args
+            )
         return True
 
 

@@ -1,7 +1,10 @@
 """Alert mails over SMTP (aiosmtplib): plain text, the resume link and a stop link.
 
 Every mail carries ``List-Unsubscribe`` (with the one-click POST of RFC 8058) so a
-mail client can offer "unsubscribe" itself; the same link works when opened.
+mail client can offer "unsubscribe" itself; the same link works when opened. The
+first mail to an address only asks to confirm it (``ConfirmMail``): it names the
+site and the game, never anything a player typed. Every link in a mail starts with
+``PUBLIC_URL``: without it the server sends no mail at all.
 """
 
 from __future__ import annotations
@@ -32,17 +35,60 @@ class AlertMail:
     stop_link: str
 
 
-def compose(settings: Settings, mail: AlertMail) -> EmailMessage:
-    lang = mail.lang
+@dataclass(frozen=True)
+class ConfirmMail:
+    """The one mail an address gets before its owner confirms it."""
+
+    to: str
+    lang: str
+    game: str
+    site: str
+    confirm_link: str
+    stop_link: str
+
+
+def _headers(settings: Settings, to: str, lang: str, subject: str, stop: str) -> EmailMessage:
     message = EmailMessage()
     message["From"] = settings.smtp_sender
-    message["To"] = mail.to
-    message["Subject"] = title(lang, mail.kind, mail.game, mail.others)
+    message["To"] = to
+    message["Subject"] = subject
     message["Message-ID"] = make_msgid(domain="spieltisch")
     message["Content-Language"] = lang
     message["Auto-Submitted"] = "auto-generated"
-    message["List-Unsubscribe"] = f"<{mail.stop_link}>"
+    message["List-Unsubscribe"] = f"<{stop}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return message
+
+
+def compose_confirm(settings: Settings, mail: ConfirmMail) -> EmailMessage:
+    lang = mail.lang
+    message = _headers(settings, mail.to, lang, text(lang, "confirm_subject"), mail.stop_link)
+    message.set_content(
+        "\n".join(
+            [
+                text(lang, "confirm_asked", site=mail.site, game=mail.game),
+                "",
+                text(lang, "confirm_do"),
+                mail.confirm_link,
+                "",
+                text(lang, "confirm_ignore"),
+                "",
+                "-- ",
+                text(lang, "confirm_stop"),
+                mail.stop_link,
+                "",
+            ]
+        )
+    )
+    return message
+
+
+def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
+    if isinstance(mail, ConfirmMail):
+        return compose_confirm(settings, mail)
+    lang = mail.lang
+    subject = title(lang, mail.kind, mail.game, mail.others)
+    message = _headers(settings, mail.to, lang, subject, mail.stop_link)
     line = "mail_reminder" if mail.kind == "reminder" else "mail_turn"
     message.set_content(
         "\n".join(
@@ -64,7 +110,7 @@ def compose(settings: Settings, mail: AlertMail) -> EmailMessage:
     return message
 
 
-async def send(settings: Settings, mail: AlertMail) -> None:
+async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
     if not settings.smtp_host:
         raise MailFailed("no SMTP server is set up (SMTP_HOST)")
     try:
@@ -83,4 +129,5 @@ async def send(settings: Settings, mail: AlertMail) -> None:
 
 
 def enabled(settings: Settings) -> bool:
-    return bool(settings.smtp_host)
+    """Mail goes out only with an SMTP server and the site's own address for its links."""
+    return bool(settings.smtp_host and settings.link_base)

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import health
 from app.alerts_api import router as alerts_router
 from app.api import router
+from app.cautions import warn_at_start
 from app.config import Settings, get_settings
 from app.dblock import hold_shared, sqlite_path
 from app.errors import ApiError
@@ -40,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warn_at_start(settings)
         # while this app runs, `python -m app restore` is refused on its SQLite file
         database = sqlite_path(settings.effective_database_url)
         held = await asyncio.to_thread(hold_shared, database) if database is not None else None

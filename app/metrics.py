@@ -3,17 +3,20 @@
 Each app gets its own registry, so two apps in one process (tests) never share
 counts. Counting hangs on hooks that exist anyway: the room use cases' append and
 commit hooks, an ASGI middleware for sockets, SQLAlchemy's error event. Off unless
-``METRICS_ENABLED``; with ``METRICS_TOKEN`` set a scrape must send it as a bearer token.
+``METRICS_ENABLED``; with ``METRICS_TOKEN`` set a scrape must send it as a bearer token,
+and without one only a scrape from this machine is answered (``from_this_machine``).
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import (
@@ -30,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import store
+from app.config import Settings
 from app.errors import ApiError
 from app.roomstate import RoomState
 from app.services import Services
@@ -213,6 +217,45 @@ class SocketCounter:
 router = APIRouter()
 
 
+def _loopback(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def from_this_machine(request: Request, settings: Settings) -> bool:
+    """Whether a request plainly comes from this machine, for metrics without a token.
+
+    The client address is the one the server settled on: the peer, or with
+    ``TRUST_PROXY_HEADERS`` the address the trusted proxies forwarded. It must be
+    loopback. A proxy on this machine makes every client look local, so a request
+    that came through one counts only with ``TRUST_PROXY_HEADERS`` on (never with
+    ``FORWARDED_ALLOW_IPS=*``, where the client writes the address) and every
+    forwarded address on loopback too. A request with no forwarding header must name
+    a loopback host: a proxy passing the site's own name in ``Host`` is still one.
+    """
+    if request.client is None or not _loopback(request.client.host):
+        return False
+    headers = request.headers
+    if headers.get("forwarded"):
+        return False  # RFC 7239: the server does not read it, so it vets nothing
+    hops = [
+        hop
+        for name in ("x-forwarded-for", "x-real-ip")
+        for value in headers.getlist(name)
+        for hop in value.split(",")
+    ]
+    if hops:
+        trusted = settings.trust_proxy_headers and "*" not in settings.forwarded_allow_ips
+        return trusted and all(_loopback(hop) for hop in hops)
+    host = urlsplit("//" + headers.get("host", "")).hostname or ""
+    return host == "localhost" or _loopback(host)
+
+
 @router.get("/metrics", include_in_schema=False)
 async def metrics(request: Request) -> Response:
     services: Services = request.app.state.services
@@ -225,5 +268,12 @@ async def metrics(request: Request) -> Response:
             given.strip().encode(), settings.metrics_token.encode()
         ):
             raise ApiError(401, "bad_token", "Send the metrics token as a bearer token.")
+    elif not from_this_machine(request, settings):
+        raise ApiError(
+            403,
+            "metrics_local_only",
+            "Without METRICS_TOKEN, /metrics answers only scrapes from this machine's "
+            "loopback; set METRICS_TOKEN to scrape from elsewhere.",
+        )
     body = await request.app.state.metrics.render(services)
     return Response(body, media_type=CONTENT_TYPE_LATEST)

@@ -16,6 +16,9 @@ kind wait for it, one after the other, so the room's hourly cap is counted right
 Before sending, the worker checks again that the game still waits for the seat,
 that the same person still sits there and does not have the room open, and that
 the room's hourly cap on this channel is not reached (then it waits for a slot).
+Mail goes only to confirmed addresses, within each address's own caps, and the
+first mail to an address asks to confirm it (``app.mail_confirm``). Links in
+mails and webhooks start with ``PUBLIC_URL``, never with anything a request said.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from app import alert_store, mailer, outbound, push, webhooks
+from app import alert_store, mail_confirm, mailer, outbound, push, webhooks
 from app.alert_keys import AlertKeys, load_keys
-from app.alert_store import Due
+from app.alert_store import CONFIRM, Due
 from app.alert_texts import text, title
 from app.alerts import Alerts, waiting_for
 from app.clock import clock
@@ -200,6 +203,13 @@ class Outbox:
             async with self.rooms.db.transaction() as session:
                 await alert_store.retry(session, due.id, free_at, due.attempts, "hourly cap")
             return
+        slot = None
+        if due.channel.kind == "email":
+            slot, frees = await mail_confirm.take_slot(self.rooms.db, self.settings, due, now)
+            if frees is not None:
+                async with self.rooms.db.transaction() as session:
+                    await alert_store.retry(session, due.id, frees, due.attempts, "address cap")
+                return
         try:
             await self._send(state, due)
         except push.SubscriptionGone as exc:
@@ -209,6 +219,8 @@ class Outbox:
                 await alert_store.delete_channel(session, due.channel.id)
             return
         except (push.DeliveryFailed, mailer.MailFailed, webhooks.WebhookFailed) as exc:
+            if slot is not None:
+                await mail_confirm.give_back(self.rooms.db, due, slot)
             await self._failed(due, str(exc))
             return
         self._tell(due, "sent")
@@ -220,6 +232,10 @@ class Outbox:
 
     async def _not_due(self, state: RoomState, due: Due) -> str | None:
         """Why the alert is no longer wanted, or None if it still is."""
+        if due.kind == CONFIRM:
+            return mail_confirm.not_due(state, due)
+        if not due.channel.confirmed:
+            return "the address is not confirmed"
         if state.game_no != due.game_no or due.seat not in waiting_for(state):
             return "no longer this seat's turn"
         sitting = state.seats[due.seat]
@@ -260,8 +276,8 @@ class Outbox:
 
     async def _send(self, state: RoomState, due: Due) -> None:
         channel = due.channel
-        base = str(channel.data.get("base") or self.settings.public_url).rstrip("/")
-        room_url = f"{base}/r/{state.room.id}"
+        base = self.settings.link_base
+        room_url = f"{base}/r/{state.room.id}" if base else ""
         game = state.engine.title
         name = state.seats[due.seat].name or ""
         others = [s.name for i, s in enumerate(state.seats) if i != due.seat and s.name]
@@ -306,8 +322,17 @@ class Outbox:
             )
             return
         if channel.kind == "email":
+            if not base:
+                raise mailer.MailFailed("PUBLIC_URL is not set, and mail links need it")
+            if settings is None:
+                raise mailer.MailFailed("the seat's alert settings are gone")
+            if due.kind == CONFIRM:
+                await mail_confirm.send(
+                    self.rooms.db, self.settings, state, due, lang, settings.stop_key
+                )
+                return
             token = self.keys.open(str(channel.data.get("sealed", "")))
-            if token is None or settings is None:
+            if token is None:
                 raise mailer.MailFailed("the resume token for this address can't be read")
             mail = mailer.AlertMail(
                 to=channel.target,

@@ -104,9 +104,12 @@ class RedisDoorbell(Doorbell):
     def health(self) -> dict[str, Any]:
         if self.link.up and self._subscribed:
             return {"status": "ok"}
+        # the link's error names Redis's host and port: it stays in the log
         return {
             "status": "down",
-            "message": self.link.error or "not subscribed to the doorbell channel",
+            "message": f"{self.link.error_class}: Redis does not answer"
+            if not self.link.up
+            else "not subscribed to the doorbell channel",
             "bells_waiting": len(self._pending),
         }
 

@@ -45,7 +45,8 @@ class RedisLink:
             health_check_interval=15,
         )
         self.retry_after = retry_after
-        self.error: str | None = None
+        self.error: str | None = None  # for the log: it may name the host and port
+        self.error_class = ""  # for anyone: just the kind of error
         self._failed_at: float | None = None
         self.on_up: list[Callable[[], None]] = []
 
@@ -87,6 +88,7 @@ class RedisLink:
         if self.up:
             log.warning("Redis is unreachable (%s); running degraded", exc or type(exc).__name__)
         self.error = f"{type(exc).__name__}: {exc}".rstrip(": ")
+        self.error_class = type(exc).__name__
         self._failed_at = time.monotonic()
 
     def succeeded(self) -> None:

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.cli import Problem, _count, _readable_backup, _rooms, sqlite_file
+from app.cli import Problem, _count, _private_file, _readable_backup, _rooms, sqlite_file
 from app.config import Settings
 from app.dblock import holders, try_exclusive
 
@@ -105,6 +105,8 @@ def restore(settings: Settings, backup_file: Path) -> str:
                 )
             rooms = _rooms(src)
             target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                _private_file(target)
             with contextlib.closing(sqlite3.connect(target, timeout=30)) as dst:
                 src.backup(dst)
         upgrade(settings.effective_database_url)

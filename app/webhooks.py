@@ -61,20 +61,21 @@ async def check_url(url: str, allow_private: bool) -> None:
 def body(
     shape: str, lang: str, kind: str, game: str, player: str, room: str, url: str, seat: int
 ) -> dict[str, Any]:
+    """The call's JSON; ``url`` is empty when the site has no ``PUBLIC_URL`` (then no link)."""
     line = text(
         lang, "hook_reminder" if kind == "reminder" else "hook_turn", name=player, game=game
     )
     if shape == "discord":
-        return {"username": "Spieltisch", "content": f"{line} {url}"}
+        return {"username": "Spieltisch", "content": f"{line} {url}" if url else line}
     if shape == "slack":
-        return {"text": f"{line} <{url}|{text(lang, 'open')}>"}
+        return {"text": f"{line} <{url}|{text(lang, 'open')}>" if url else line}
     return {
         "event": kind,
         "room": room,
         "game": game,
         "seat": seat,
         "player": player,
-        "url": url,
+        "url": url or None,
         "text": line,
     }
 

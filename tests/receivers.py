@@ -44,6 +44,7 @@ class _Inbox:
     def __init__(self) -> None:
         self.mails: list[EmailMessage] = []
         self.rcpt: list[list[str]] = []
+        self.raw: list[bytes] = []  # each mail as the SMTP server got it
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -51,6 +52,7 @@ class _Inbox:
         with self.lock:
             self.mails.append(message)  # type: ignore[arg-type]
             self.rcpt.append(list(envelope.rcpt_tos))
+            self.raw.append(bytes(envelope.original_content or envelope.content))
         return "250 OK"
 
 
@@ -64,9 +66,32 @@ class SmtpServer:
         with self.inbox.lock:
             return list(self.inbox.mails)
 
+    @property
+    def raw(self) -> list[bytes]:
+        with self.inbox.lock:
+            return list(self.inbox.raw)
+
     def wait(self, count: int) -> list[EmailMessage]:
         wait_for(lambda: len(self.mails) >= count, f"{count} mails (have {len(self.mails)})")
         return self.mails
+
+    def take(self, to: str, containing: str) -> EmailMessage:
+        """Wait for a mail to ``to`` whose text holds ``containing``, and take it out of
+        the inbox (so a test can go on counting the other mails)."""
+        taken: list[EmailMessage] = []
+
+        def look() -> bool:
+            with self.inbox.lock:
+                for i, mail in enumerate(self.inbox.mails):
+                    if mail["To"] == to and containing in mail.get_content():
+                        taken.append(self.inbox.mails.pop(i))
+                        self.inbox.rcpt.pop(i)
+                        self.inbox.raw.pop(i)
+                        return True
+            return False
+
+        wait_for(look, f"a mail to {to} with {containing!r}")
+        return taken[0]
 
 
 @contextmanager

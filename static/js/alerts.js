@@ -18,6 +18,7 @@ import { pref } from "./tokens.js";
  * @property {string|null} lang
  * @property {number} push          subscriptions of this seat (all devices)
  * @property {boolean} email        an address is set
+ * @property {boolean} email_confirmed  its owner confirmed it (turn mails go out only then)
  * @property {boolean} mail_available
  * @property {boolean} host
  * @property {{set: boolean, shape: string|null}} [webhook]  only for the host
@@ -158,7 +159,11 @@ export class AlertsPanel {
           "section",
           { class: "alerts-channel", "aria-labelledby": "alerts-email-title" },
           h("h3", { id: "alerts-email-title" }, t("alerts.email_title")),
-          h("p", { class: "muted small", id: "alerts-email-status" }, s.email ? t("alerts.email_on") : t("alerts.email_help")),
+          h(
+            "p",
+            { class: "muted small", id: "alerts-email-status", "aria-live": "polite" },
+            s.email ? t(s.email_confirmed ? "alerts.email_on" : "alerts.email_pending") : t("alerts.email_help"),
+          ),
           h(
             "form",
             {

@@ -3,12 +3,19 @@ the server clock. The ``smtp`` and ``receiver`` fixtures are in ``conftest.py``.
 
 from __future__ import annotations
 
+import re
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from app.services import Services
+from tests.receivers import SmtpServer
+
+CONFIRM_PATH = "/alerts/confirm?key="
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/api/rooms/[\w-]+/alerts/confirm\?key=[\w-]+)")
 
 
 def auth(token: str) -> dict[str, str]:
@@ -84,3 +91,43 @@ def outbox(client: TestClient, room: str) -> list[dict[str, Any]]:
 
     result: list[dict[str, Any]] = client.portal.call(rows)  # type: ignore[union-attr]
     return result
+
+
+def confirm_path(mail: EmailMessage) -> str:
+    """The path (with its key) of the confirmation link in ``mail``."""
+    found = CONFIRM_LINK.search(mail.get_content())
+    assert found is not None, mail.get_content()
+    return found.group(1)
+
+
+def leave_address(
+    http: TestClient | httpx.Client,
+    smtp: SmtpServer,
+    room: str,
+    token: str,
+    address: str,
+    lang: str | None = None,
+) -> None:
+    """Leave an address for the seat and confirm it, as its owner does: the confirmation
+    mail arrives, its page's button is pressed. That mail is taken out of ``smtp``'s
+    inbox, so the test goes on counting turn mails only. With a ``TestClient`` the
+    alert worker is run here; a server process runs its own."""
+    body: dict[str, str] = {"address": address, **({"lang": lang} if lang else {})}
+    response = http.put(f"/api/rooms/{room}/alerts/email", json=body, headers=auth(token))
+    assert response.status_code == 200, response.text
+    assert response.json()["email_confirmed"] is False
+    if isinstance(http, TestClient):
+        work(http)
+    mail = smtp.take(address, CONFIRM_PATH)
+    confirmed = http.post(confirm_path(mail))
+    assert confirmed.status_code == 200, confirmed.text
+    settings = http.get(f"/api/rooms/{room}/alerts", headers=auth(token)).json()
+    assert settings["email_confirmed"] is True, settings
+
+
+def drop_addresses(http: TestClient | httpx.Client, room: str, tokens: list[str]) -> None:
+    """Remove the seats' addresses, and with them any confirmation mail still queued: on
+    PostgreSQL the session's tests share one database, and another test's alert worker
+    would send it."""
+    for token in tokens:
+        http.delete(f"/api/rooms/{room}/alerts/email", headers=auth(token))

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from tests.app.alerting import auth
+from tests.app.alerting import auth, drop_addresses
 from tests.pushkeys import PushKeys
 
 
@@ -24,6 +24,7 @@ def test_no_address_endpoint_or_webhook_url_reaches_anyone(settings: Settings) -
             "smtp_port": 9,
             "alert_delay_minutes": 600,
             "webhook_allow_private": True,
+            "public_url": "https://play.example.org",
         }
     )
     with TestClient(create_app(configured)) as client:
@@ -93,6 +94,7 @@ def test_no_address_endpoint_or_webhook_url_reaches_anyone(settings: Settings) -
                 seen[seat].append(client.get(f"/api/rooms/{room}{path}", headers=headers).text)
         for ws in sockets.values():
             ws.__exit__(None, None, None)
+        drop_addresses(client, room, tokens)
 
     for seat, texts in seen.items():
         blob = "\n".join(texts)

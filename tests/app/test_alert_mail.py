@@ -11,10 +11,12 @@ from fastapi.testclient import TestClient
 from app.clock import clock
 from app.config import Settings
 from app.main import create_app
-from tests.app.alerting import auth, move, outbox, table, work
+from tests.app.alerting import auth, leave_address, move, outbox, table, work
 from tests.receivers import SmtpServer
 
 DELAY_MINUTES = 10
+# addresses name their room: on PostgreSQL the session's tests share one database, and
+# with it each address's mail counts
 
 
 @pytest.fixture
@@ -27,7 +29,8 @@ def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
             "smtp_sender": "Spieltisch <tisch@example.org>",
             "alert_delay_minutes": DELAY_MINUTES,
             "alert_poll_seconds": 3600,
-            "alert_room_hourly_cap": 2,
+            # the room's two confirmation mails count too: the third turn mail waits
+            "alert_room_hourly_cap": 4,
             "public_url": "https://play.example.org",
         }
     )
@@ -46,21 +49,17 @@ def test_a_mail_goes_out_once_after_the_delay_in_the_seats_language(
     client: TestClient, smtp: SmtpServer
 ) -> None:
     room, (anna, ben) = table(client)
-    response = client.put(
-        f"/api/rooms/{room}/alerts/email",
-        json={"address": "ben@example.org", "lang": "de"},
-        headers=auth(ben),
-    )
-    assert response.status_code == 200, response.text
-    assert response.json()["email"] is True
-    assert "ben@example.org" not in response.text
+    leave_address(client, smtp, room, ben, f"ben.{room}@example.org", "de")
+    settings = client.get(f"/api/rooms/{room}/alerts", headers=auth(ben))
+    assert settings.json()["email"] is True
+    assert f"ben.{room}@example.org" not in settings.text
     move(client, room, anna)
     work(client)
     assert smtp.mails == [], "no mail before the delay has passed"
     _later(DELAY_MINUTES + 1)
     work(client)
     (mail,) = smtp.wait(1)
-    assert smtp.inbox.rcpt == [["ben@example.org"]]
+    assert smtp.inbox.rcpt == [[f"ben.{room}@example.org"]]
     assert mail["Subject"] == "Du bist dran — Secret count mit Anna"
     body = mail.get_content()
     assert "Hallo Ben," in body
@@ -78,17 +77,15 @@ def test_no_mail_when_the_player_moved_within_the_delay(
     client: TestClient, smtp: SmtpServer
 ) -> None:
     room, (anna, ben) = table(client)
-    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
-    client.put(
-        f"/api/rooms/{room}/alerts/email", json={"address": "anna@x.org"}, headers=auth(anna)
-    )
+    leave_address(client, smtp, room, ben, f"ben.{room}@x.org")
+    leave_address(client, smtp, room, anna, f"anna.{room}@x.org")
     move(client, room, anna)
     _later(DELAY_MINUTES / 2)
     move(client, room, ben)
     _later(DELAY_MINUTES + 1)
     work(client)
     mails = smtp.wait(1)
-    assert [m["To"] for m in mails] == ["anna@x.org"], "only Anna waits; Ben just moved"
+    assert [m["To"] for m in mails] == [f"anna.{room}@x.org"], "only Anna waits; Ben just moved"
     assert {r["status"] for r in outbox(client, room)} == {"cancelled", "sent"}
 
 
@@ -96,11 +93,7 @@ def test_the_stop_link_stops_the_mails_and_says_so_in_the_seats_language(
     client: TestClient, smtp: SmtpServer
 ) -> None:
     room, (anna, ben) = table(client)
-    client.put(
-        f"/api/rooms/{room}/alerts/email",
-        json={"address": "ben@x.org", "lang": "fr"},
-        headers=auth(ben),
-    )
+    leave_address(client, smtp, room, ben, f"ben.{room}@x.org", "fr")
     move(client, room, anna)
     _later(DELAY_MINUTES + 1)
     work(client)
@@ -124,7 +117,9 @@ def test_the_stop_link_stops_the_mails_and_says_so_in_the_seats_language(
 
 def test_a_one_click_post_to_the_stop_link_stops_the_mails(client: TestClient) -> None:
     room, (_, ben) = table(client)
-    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
+    client.put(
+        f"/api/rooms/{room}/alerts/email", json={"address": f"ben.{room}@x.org"}, headers=auth(ben)
+    )
     from app import alert_store
     from app.rooms import hash_token
     from tests.app.alerting import services
@@ -149,10 +144,8 @@ def test_the_rooms_hourly_cap_holds_mails_back_until_a_slot_frees(
     client: TestClient, smtp: SmtpServer
 ) -> None:
     room, (anna, ben) = table(client)
-    client.put(f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben))
-    client.put(
-        f"/api/rooms/{room}/alerts/email", json={"address": "anna@x.org"}, headers=auth(anna)
-    )
+    leave_address(client, smtp, room, ben, f"ben.{room}@x.org")
+    leave_address(client, smtp, room, anna, f"anna.{room}@x.org")
     move(client, room, anna)  # Ben's turn
     _later(DELAY_MINUTES + 1)
     work(client)
@@ -167,7 +160,11 @@ def test_the_rooms_hourly_cap_holds_mails_back_until_a_slot_frees(
     _later(60)
     work(client)
     mails = smtp.wait(3)
-    assert [m["To"] for m in mails] == ["ben@x.org", "anna@x.org", "ben@x.org"]
+    assert [m["To"] for m in mails] == [
+        f"ben.{room}@x.org",
+        f"anna.{room}@x.org",
+        f"ben.{room}@x.org",
+    ]
 
 
 def test_a_failing_smtp_server_is_retried_then_given_up(
@@ -184,26 +181,29 @@ def test_a_failing_smtp_server_is_retried_then_given_up(
             "alert_poll_seconds": 3600,
             "alert_attempts": 3,
             "alert_retry_seconds": 60,
+            "public_url": "https://play.example.org",
         }
     )
     try:
         with TestClient(create_app(configured)) as client:
             room, (anna, ben) = table(client)
             client.put(
-                f"/api/rooms/{room}/alerts/email", json={"address": "ben@x.org"}, headers=auth(ben)
+                f"/api/rooms/{room}/alerts/email",
+                json={"address": f"ben.{room}@x.org"},
+                headers=auth(ben),
             )
-            move(client, room, anna)
-            _later(1.01)
             work(client)
             assert outbox(client, room)[0] == {
                 "seat": 1,
-                "kind": "turn",
+                "kind": "confirm",
                 "status": "pending",
                 "attempts": 1,
             }
+            move(client, room, anna)
             _later(1.01)
             work(client)
             assert outbox(client, room)[0]["attempts"] == 2
+            assert outbox(client, room)[1]["status"] == "skipped", "no turn mail unconfirmed"
             _later(1.01)
             work(client)
             assert outbox(client, room)[0]["attempts"] == 2, "the second retry waits twice as long"
@@ -222,7 +222,19 @@ def test_addresses_are_checked_and_mail_needs_a_server(settings: Settings) -> No
             f"/api/rooms/{room}/alerts/email", json={"address": "a@b.org"}, headers=auth(anna)
         )
         assert refused.status_code == 409 and refused.json()["code"] == "mail_unavailable"
-    with TestClient(create_app(settings.model_copy(update={"smtp_host": "127.0.0.1"}))) as client:
+    mail_only = settings.model_copy(update={"smtp_host": "127.0.0.1"})
+    with TestClient(create_app(mail_only)) as client:
+        room, (anna, _) = table(client)
+        assert (
+            client.get(f"/api/rooms/{room}/alerts", headers=auth(anna)).json()["mail_available"]
+            is False
+        ), "without PUBLIC_URL the e-mail option is hidden"
+        refused = client.put(
+            f"/api/rooms/{room}/alerts/email", json={"address": "a@b.org"}, headers=auth(anna)
+        )
+        assert refused.status_code == 409 and refused.json()["code"] == "mail_needs_public_url"
+    mailing = mail_only.model_copy(update={"public_url": "https://play.example.org"})
+    with TestClient(create_app(mailing)) as client:
         room, (anna, _) = table(client)
         for bad in ("no-at-sign", "a@b@c", "x y@z.org", "a@b.org\nBcc: c@d.org"):
             response = client.put(
@@ -240,11 +252,7 @@ def test_a_reminder_queued_by_another_part_goes_out_at_once_with_its_own_words(
     from tests.app.alerting import services
 
     room, (anna, ben) = table(client)
-    client.put(
-        f"/api/rooms/{room}/alerts/email",
-        json={"address": "ben@x.org", "lang": "de"},
-        headers=auth(ben),
-    )
+    leave_address(client, smtp, room, ben, f"ben.{room}@x.org", "de")
     move(client, room, anna)
     svc = services(client)
 
@@ -262,9 +270,7 @@ def test_a_reminder_queued_by_another_part_goes_out_at_once_with_its_own_words(
 
 def test_each_mail_sent_is_counted_in_the_metrics(client: TestClient, smtp: SmtpServer) -> None:
     room, (anna, ben) = table(client)
-    client.put(
-        f"/api/rooms/{room}/alerts/email", json={"address": "ben@example.org"}, headers=auth(ben)
-    )
+    leave_address(client, smtp, room, ben, f"ben.{room}@example.org")
     move(client, room, anna)
     _later(DELAY_MINUTES + 1)
     work(client)

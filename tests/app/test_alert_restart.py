@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.app.alerting import advance, auth
+from tests.app.alerting import advance, auth, leave_address
 from tests.pg import admin_dsn
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
@@ -99,7 +99,9 @@ def test_alerts_queued_before_a_kill_are_delivered_once_after_the_restart(
         table = Table(server)
         keys = {seat: PushKeys.make() for seat in range(3)}
         for seat in range(3):
-            table.alerts(seat, "email", {"address": f"seat{seat}@example.org", "lang": "de"})
+            leave_address(
+                table.http, smtp, table.room, table.tokens[seat], f"seat{seat}@example.org", "de"
+            )
             table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})
         waiting = table.move()
@@ -155,7 +157,13 @@ def test_two_processes_on_one_database_send_each_alert_once(
                     "push",
                     PushKeys.make().subscription(receiver.url(f"/{table.room}/{seat}")),
                 )
-                table.alerts(seat, "email", {"address": f"{table.room}.{seat}@example.org"})
+                leave_address(
+                    table.http,
+                    smtp,
+                    table.room,
+                    table.tokens[seat],
+                    f"{table.room}.{seat}@example.org",
+                )
         expected = Counter()
         for table in tables:
             waiting = table.move()
@@ -184,7 +192,8 @@ async def _all_sent(url: str, rooms: list[str]) -> None:
         )
     finally:
         await conn.close()
-    assert {r["status"]: r["n"] for r in rows} == {"sent": 2 * len(rooms)}
+    # per table: two confirmation mails, then one mail and one push for the seat to move
+    assert {r["status"]: r["n"] for r in rows} == {"sent": 4 * len(rooms)}
 
 
 def test_a_three_player_m_game_to_the_end_alerts_once_per_turn_on_every_channel(
@@ -200,7 +209,9 @@ def test_a_three_player_m_game_to_the_end_alerts_once_per_turn_on_every_channel(
         table = Table(server)
         keys = {seat: PushKeys.make() for seat in range(3)}
         for seat in range(3):
-            table.alerts(seat, "email", {"address": f"seat{seat}@example.org"})
+            leave_address(
+                table.http, smtp, table.room, table.tokens[seat], f"seat{seat}@example.org"
+            )
             table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})
         turns: Counter[int] = Counter()

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from tests.app.alerting import advance, auth
+from tests.app.alerting import advance, auth, leave_address
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
@@ -112,7 +112,9 @@ def test_a_day_per_move_table_with_a_friend_gone_for_good_plays_to_the_end(
         table = DailyTable(server)
         keys = {seat: PushKeys.make() for seat in range(3)}
         for seat in range(3):
-            table.alerts(seat, "email", {"address": f"seat{seat}@example.org"})
+            leave_address(
+                table.http, smtp, table.room, table.tokens[seat], f"seat{seat}@example.org"
+            )
             table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})
 

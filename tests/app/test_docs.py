@@ -47,6 +47,7 @@ def test_every_public_path_and_message_is_in_the_protocol_doc() -> None:
         "PUT /api/rooms/{room}/alerts/email",
         "DELETE /api/rooms/{room}/alerts/email",
         "GET /api/rooms/{room}/alerts/stop",
+        "GET /api/rooms/{room}/alerts/confirm",
         "PUT /api/rooms/{room}/alerts/webhook",
         "DELETE /api/rooms/{room}/alerts/webhook",
         "PUT /api/rooms/{room}/alerts/lang",

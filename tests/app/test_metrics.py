@@ -63,9 +63,13 @@ def test_metrics_want_the_token_when_one_is_set(client: TestClient) -> None:
     )
 
 
-def test_metrics_without_a_token_are_open_when_switched_on(settings: Settings) -> None:
+def test_metrics_without_a_token_answer_only_this_machine(settings: Settings) -> None:
+    """(Who counts as this machine, behind proxies too: tests/app/test_exposure.py.)"""
     open_ = settings.model_copy(update={"metrics_enabled": True})
     with TestClient(create_app(open_)) as client:
+        assert client.get("/metrics").status_code == 403
+    local = {"base_url": "http://127.0.0.1:8000", "client": ("127.0.0.1", 40000)}
+    with TestClient(create_app(open_), **local) as client:  # type: ignore[arg-type]
         assert client.get("/metrics").status_code == 200
 
 

@@ -16,6 +16,7 @@ from app.alert_models import AlertChannel, AlertSeat
 from app.config import Settings
 from app.db import make_engine
 from app.main import create_app
+from tests.app.alerting import drop_addresses
 
 
 @pytest.fixture
@@ -214,7 +215,9 @@ def test_a_time_per_move_outside_the_choices_is_refused(client: TestClient) -> N
 def test_freeing_a_seat_forgets_its_persons_address_and_settings(settings: Settings) -> None:
     """An address serves its seat's alerts and nothing else: once the host frees the
     seat, the old token can't remove it any more, so the server forgets it itself."""
-    mailing = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": 9})
+    mailing = settings.model_copy(
+        update={"smtp_host": "127.0.0.1", "smtp_port": 9, "public_url": "https://x.example.org"}
+    )
     with TestClient(create_app(mailing)) as client:
         room, tokens = _game(client)
         for token, address in ((tokens[1], "ben@example.org"), (tokens[2], "cleo@example.org")):
@@ -224,21 +227,25 @@ def test_freeing_a_seat_forgets_its_persons_address_and_settings(settings: Setti
             assert response.status_code == 200, response.text
         freed = client.post(f"/api/rooms/{room}/seats/1/free", headers=_auth(tokens[0]))
         assert freed.status_code == 200, freed.text
+        left_behind = asyncio.run(_left(mailing, room))
+        drop_addresses(client, room, tokens[2:])
 
-    async def left() -> tuple[list[str], list[str]]:
-        engine = make_engine(mailing)
-        try:
-            async with engine.connect() as conn:
-                targets = await conn.execute(
-                    select(AlertChannel.target).where(AlertChannel.room_id == room)
-                )
-                people = await conn.execute(
-                    select(AlertSeat.token_hash).where(AlertSeat.room_id == room)
-                )
-                return [t for (t,) in targets], [p for (p,) in people]
-        finally:
-            await engine.dispose()
-
-    targets, people = asyncio.run(left())
+    targets, people = left_behind
     assert targets == ["cleo@example.org"], "a freed person's address must be forgotten"
     assert people == [hash_token(tokens[2])]
+
+
+async def _left(settings: Settings, room: str) -> tuple[list[str], list[str]]:
+    """The room's alert addresses and the people with alert settings, from the database."""
+    engine = make_engine(settings)
+    try:
+        async with engine.connect() as conn:
+            targets = await conn.execute(
+                select(AlertChannel.target).where(AlertChannel.room_id == room)
+            )
+            people = await conn.execute(
+                select(AlertSeat.token_hash).where(AlertSeat.room_id == room)
+            )
+            return [t for (t,) in targets], [p for (p,) in people]
+    finally:
+        await engine.dispose()

@@ -20,9 +20,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.e2e.accessibility import report, violations
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
-from tests.server import ServerProcess
+from tests.server import ServerProcess, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -52,9 +53,13 @@ FAKE_PUSH = """
 
 @pytest.fixture
 def alert_server(tmp_path: Path, smtp: SmtpServer) -> Iterator[ServerProcess]:
+    port = free_port()
     proc = ServerProcess(
         tmp_path / "data",
+        port=port,
         env={
+            # mail needs the site's own address: every link in a mail is built from it
+            "PUBLIC_URL": f"http://127.0.0.1:{port}",
             "ALERT_DELAY_MINUTES": "0",
             "ALERT_POLL_SECONDS": "0.2",
             "WEBHOOK_ALLOW_PRIVATE": "true",
@@ -139,10 +144,37 @@ def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
         assert page.evaluate("window.__applicationServerKey") == vapid
         page.get_by_label("Your e-mail address").fill("ben@example.org")
         dialog.get_by_role("button", name="Save").click()
-        expect(page.locator("#alerts-email-status")).to_contain_text("An address is set")
+        expect(page.locator("#alerts-email-status")).to_contain_text("Check your inbox")
         expect(dialog.locator("#alerts-email")).to_have_value("")
         assert "#alerts-webhook" not in dialog.inner_html(), "only the host sets a webhook"
         dialog.get_by_role("button", name="Close").click()
+
+        # the first mail only asks to confirm; its link shows a button, which confirms
+        asking = smtp.take("ben@example.org", "/alerts/confirm?key=")
+        assert asking["Subject"] == "Confirm your address for turn alerts"
+        confirm = next(
+            line for line in asking.get_content().splitlines() if "/alerts/confirm?key=" in line
+        )
+        assert confirm.startswith(f"{alert_server.url}/api/rooms/{room}/alerts/confirm?key=")
+        # axe on the page with the button (opening it changes nothing: scanners do too)
+        audit = browser.new_context(base_url=alert_server.url, bypass_csp=True)
+        try:
+            shown = audit.new_page()
+            shown.goto(confirm)
+            faults = violations(shown)
+            assert not faults, report(faults)
+        finally:
+            audit.close()
+        page.goto(confirm)
+        expect(page.locator("#confirm-message")).to_contain_text("Mails about your turn")
+        page.get_by_role("button", name="Confirm the address").click()
+        expect(page.locator("#confirm-message")).to_have_text(
+            "From now on you get a mail when it is your turn at this table."
+        )
+        page.goto(f"/r/{room}#token={ben}")
+        page.get_by_role("button", name="Notify me").click()
+        expect(page.locator("#alerts-email-status")).to_contain_text("An address is set")
+        page.locator("#alerts-dialog").get_by_role("button", name="Close").click()
 
         # Ben leaves the table; his alerts only go out while he doesn't have it open
         page.goto("/")
