@@ -203,7 +203,7 @@ class Replays:
             return None
         # the token may have come to this seat later (a hand-over): ask today's room
         try:
-            return await self.rooms.seat_of(room_id, token)
+            return await self.rooms.seat_of(room_id, token, session)
         except ApiError:
             return None  # a stale token watches like a spectator
 

@@ -73,6 +73,58 @@ T = TypeVar("T")
 _STAGED = "staged_events"
 
 
+class NestedTransaction(RuntimeError):
+    """A store session was asked for while this task already holds one.
+
+    On SQLite the second one waits for the lock the first holds, forever, and so does
+    every later caller of the process; on PostgreSQL each such request holds two pool
+    connections and a burst of them empties the pool. Pass the open session down, or
+    read before or after it, instead.
+    """
+
+
+@dataclass
+class _Open:
+    """The store session the current task is inside (context variables reach the tasks
+    it starts, and the group writer's work runs in its caller's context): ``open`` is
+    cleared when that session ends, so a task started inside it may still open one
+    of its own later."""
+
+    what: str
+    open: bool = True
+
+
+_inside: contextvars.ContextVar[_Open | None] = contextvars.ContextVar(
+    "store_session", default=None
+)
+
+
+def _not_inside(what: str) -> None:
+    held = _inside.get()
+    if held is not None and held.open:
+        raise NestedTransaction(
+            f"Store.{what}() inside an open Store.{held.what}() of the same task: "
+            "pass that session down (or read before or after it) instead of opening another"
+        )
+
+
+@asynccontextmanager
+async def _marked(what: str) -> AsyncIterator[_Open]:
+    mark = _Open(what)
+    token = _inside.set(mark)
+    try:
+        yield mark
+    finally:
+        mark.open = False
+        _inside.reset(token)
+
+
+def in_session() -> bool:
+    """Whether the current task is inside a store session (for assertions and tests)."""
+    held = _inside.get()
+    return held is not None and held.open
+
+
 @dataclass
 class _Write:
     """A write waiting for its group: its room, its work and its caller's context."""
@@ -83,9 +135,17 @@ class _Write:
     done: asyncio.Future[Any]
 
     async def run(self, session: AsyncSession) -> Any:
-        return await asyncio.get_running_loop().create_task(
-            self.work(session), context=self.context
-        )
+        """``work`` in its caller's context, marked as inside the writer's transaction."""
+        held = _inside.get()
+
+        async def inside() -> Any:
+            token = _inside.set(held)
+            try:
+                return await self.work(session)
+            finally:
+                _inside.reset(token)
+
+        return await asyncio.get_running_loop().create_task(inside(), context=self.context)
 
 
 class Store:
@@ -127,6 +187,7 @@ class Store:
         lost it (``Conflict``), and the others are kept. ``work`` runs in its caller's
         context (context variables), and must be safe to run again.
         """
+        _not_inside("write")
         if not self._group:
             async with self.transaction() as session:
                 return await work(session)
@@ -182,25 +243,35 @@ class Store:
     async def reading(self) -> AsyncIterator[AsyncSession]:
         """A session for reads that need no snapshot across statements: the log only
         grows and snapshots never change, so each query stands alone. On PostgreSQL it
-        runs in autocommit, one round trip a query instead of BEGIN, query, COMMIT."""
+        runs in autocommit, one round trip a query instead of BEGIN, query, COMMIT.
+
+        Like ``transaction``, never inside another session of the same task
+        (``NestedTransaction``)."""
+        _not_inside("reading")
         bind = self._sessions.kw.get("bind")
         if self._turn is not None or not isinstance(bind, AsyncEngine):
             async with self.transaction() as session:
                 yield session
             return
-        async with bind.connect() as connection:
+        async with _marked("reading"), bind.connect() as connection:
             autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
             async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
                 yield session
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        if self._turn is None:
-            async with self._sessions() as session, session.begin():
+        """A session in a transaction of its own, committed when the block ends.
+
+        Raises ``NestedTransaction`` at once when the task is inside another session
+        of the store already (on SQLite it would wait on its own lock for ever)."""
+        _not_inside("transaction")
+        async with _marked("transaction"):
+            if self._turn is None:
+                async with self._sessions() as session, session.begin():
+                    yield session
+                return
+            async with self._turn, self._sessions() as session, session.begin():
                 yield session
-            return
-        async with self._turn, self._sessions() as session, session.begin():
-            yield session
 
 
 def _room(row: Room) -> RoomRecord:
