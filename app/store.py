@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Table, delete, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.models import Deadline, Event, Room, Seat, Snapshot
@@ -29,6 +29,16 @@ log = logging.getLogger(__name__)
 
 class Conflict(Exception):
     """Another writer took the sequence number (or the row) first."""
+
+
+# PostgreSQL ends one of two transactions that wait on each other (40P01: say, one holds
+# a room's next seq and wants a seat row the other holds, which waits for that seq), or
+# one it can't serialise (40001): a race lost like a taken seq, and tried again the same way
+LOST_RACE = frozenset({"40P01", "40001"})
+
+
+def lost_race(exc: BaseException) -> bool:
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOST_RACE
 
 
 @dataclass(frozen=True)
@@ -263,15 +273,21 @@ class Store:
         """A session in a transaction of its own, committed when the block ends.
 
         Raises ``NestedTransaction`` at once when the task is inside another session
-        of the store already (on SQLite it would wait on its own lock for ever)."""
+        of the store already (on SQLite it would wait on its own lock for ever), and
+        ``Conflict`` when PostgreSQL ends it as one of two that wait on each other."""
         _not_inside("transaction")
-        async with _marked("transaction"):
-            if self._turn is None:
-                async with self._sessions() as session, session.begin():
+        try:
+            async with _marked("transaction"):
+                if self._turn is None:
+                    async with self._sessions() as session, session.begin():
+                        yield session
+                    return
+                async with self._turn, self._sessions() as session, session.begin():
                     yield session
-                return
-            async with self._turn, self._sessions() as session, session.begin():
-                yield session
+        except DBAPIError as exc:
+            if lost_race(exc):
+                raise Conflict(f"the database ended this transaction: {exc.orig}") from exc
+            raise
 
 
 def _room(row: Room) -> RoomRecord:

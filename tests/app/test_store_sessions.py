@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from app import store
+from app.db import make_sessionmaker
 from app.replay import Replays
 from app.rooms import RoomRules
 from app.roomstate import RoomState
 from app.services import Services
-from app.store import NestedTransaction
+from app.store import NestedTransaction, Store
 
 # a hang guard: a deadlock fails here in seconds instead of stalling the run
 GUARD = 20.0
@@ -124,3 +125,41 @@ async def test_a_replay_step_asked_by_a_token_not_seated_at_the_start_answers(
         made, _ = await services.rooms.create("blokus", 2, {}, "Bo", 0, {}, RoomRules())
         assert (await services.rooms.load(made.room.id)).seq == made.seq
     assert other.room.id != room
+
+
+async def test_two_writes_of_one_room_that_wait_on_each_other_end_in_a_conflict(
+    services: Services,
+) -> None:
+    """PostgreSQL only (SQLite has one writer at a time): one transaction holds the
+    room's next seq and wants a seat row, the other holds that row and wants the seq, as
+    a player leaving and the host freeing a seat at the same moment did. PostgreSQL ends
+    one of them; that one is a lost race (``Conflict``, tried again by the use cases),
+    not a 500."""
+    if services.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite runs one writing transaction at a time")
+    state, _ = await _room(services)
+    room, seq = state.room.id, state.seq + 1
+    db = Store(make_sessionmaker(services.engine))
+    inserted, updated = asyncio.Event(), asyncio.Event()
+
+    async def takes_the_seq_first() -> str:
+        async with db.transaction() as session:
+            await store.append_events(session, room, seq, [("chat", {}, {})])
+            inserted.set()
+            await updated.wait()
+            await store.set_stand_in(session, room, 0, "random")
+        return "kept"
+
+    async def takes_the_seat_first() -> str:
+        await inserted.wait()
+        async with db.transaction() as session:
+            await store.set_stand_in(session, room, 0, None)
+            updated.set()
+            await store.append_events(session, room, seq, [("chat", {}, {})])
+        return "kept"
+
+    async with asyncio.timeout(GUARD):
+        results = await asyncio.gather(
+            takes_the_seq_first(), takes_the_seat_first(), return_exceptions=True
+        )
+    assert sorted(type(r).__name__ for r in results) == ["Conflict", "str"], results
