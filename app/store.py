@@ -118,17 +118,6 @@ def _not_inside(what: str) -> None:
         )
 
 
-@asynccontextmanager
-async def _marked(what: str) -> AsyncIterator[_Open]:
-    mark = _Open(what)
-    token = _inside.set(mark)
-    try:
-        yield mark
-    finally:
-        mark.open = False
-        _inside.reset(token)
-
-
 def in_session() -> bool:
     """Whether the current task is inside a store session (for assertions and tests)."""
     held = _inside.get()
@@ -263,10 +252,16 @@ class Store:
             async with self.transaction() as session:
                 yield session
             return
-        async with _marked("reading"), bind.connect() as connection:
-            autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-            async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
-                yield session
+        mark = _Open("reading")
+        token = _inside.set(mark)
+        try:
+            async with bind.connect() as connection:
+                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+                async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
+                    yield session
+        finally:
+            mark.open = False
+            _inside.reset(token)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -276,18 +271,22 @@ class Store:
         of the store already (on SQLite it would wait on its own lock for ever), and
         ``Conflict`` when PostgreSQL ends it as one of two that wait on each other."""
         _not_inside("transaction")
+        mark = _Open("transaction")
+        token = _inside.set(mark)
         try:
-            async with _marked("transaction"):
-                if self._turn is None:
-                    async with self._sessions() as session, session.begin():
-                        yield session
-                    return
+            if self._turn is None:
+                async with self._sessions() as session, session.begin():
+                    yield session
+            else:
                 async with self._turn, self._sessions() as session, session.begin():
                     yield session
         except DBAPIError as exc:
             if lost_race(exc):
                 raise Conflict(f"the database ended this transaction: {exc.orig}") from exc
             raise
+        finally:
+            mark.open = False
+            _inside.reset(token)
 
 
 def _room(row: Room) -> RoomRecord:
