@@ -155,6 +155,9 @@ class Store:
     asyncio lock, first come first served, instead of meeting at SQLite's lock,
     whose busy handler waits by sleeping (up to 100 ms a try) however soon the
     other writer is done. Other processes on the same file still meet there.
+
+    A task holds at most one session of the store at a time (``NestedTransaction``):
+    code inside a session takes that session as an argument.
     """
 
     def __init__(
