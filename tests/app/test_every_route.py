@@ -38,6 +38,7 @@ from starlette.routing import Mount, Route
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from app.migrate import upgrade
 from tests.app.routes import PATH_PARAM, declared, fill, route_table
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
@@ -499,10 +500,13 @@ def _leaves(group: BaseExceptionGroup[Any]) -> Iterator[BaseException]:
 
 
 @pytest.fixture
-def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+def server(tmp_path: Path, empty_database_url: str) -> Iterator[ServerProcess]:
+    # a database of this test's own: the server's log then speaks of this test alone
+    # (the shared one holds other tests' rooms, of an engine only their process knows)
+    upgrade(empty_database_url)
     # push subscriptions and webhooks are stored (to a closed local port, and alerts wait
     # ALERT_DELAY_MINUTES, longer than the test): the routes go all the way to the log
-    env = {"DATABASE_URL": database_url, "WEBHOOK_ALLOW_PRIVATE": "true"}
+    env = {"DATABASE_URL": empty_database_url, "WEBHOOK_ALLOW_PRIVATE": "true"}
     proc = ServerProcess(tmp_path / "data", env=env)
     proc.start()
     try:
