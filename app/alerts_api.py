@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,22 +23,17 @@ from app import alert_pages, alert_store, mail_confirm, mailer, push
 from app.access import hash_token, is_host, seat_in
 from app.alert_store import CONFIRM, Confirmation
 from app.alert_texts import LANGS, text
-from app.api import ERRORS, Svc, Token, room_id
+from app.api import ERRORS, Svc, Token
 from app.clock import clock
 from app.errors import ApiError
 from app.mail_confirm import CONFIRM_VALID, key_hash
 from app.roomstate import ALERTS_ON
 from app.services import Services
-from app.text import storable
+from app.text import address_problem, storable
 from app.webhooks import SHAPES, BadWebhook, check_url
 
-# the room id is checked once here, as on every room route: a bad one is no room
-router = APIRouter(
-    prefix="/api/rooms/{room}/alerts",
-    responses=ERRORS,
-    tags=["alerts"],
-    dependencies=[Depends(room_id)],
-)
+# the room id is checked for the whole app, as on every room route (app/api.py room_id)
+router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
 
 Lang = Literal["en", "de", "fr"]
 MAX_DEVICES = 10  # push subscriptions per seat; the oldest goes when one more comes
@@ -78,6 +74,24 @@ class SetWebhook(Strict):
     url: str = Field(min_length=8, max_length=2000)
     shape: Literal["discord", "slack", "json"] = "json"
     lang: Lang | None = None
+
+
+def _address(value: str, code: str, what: str) -> str:
+    """``value`` if it can be an address; else 400 ``code``, saying why, for ``what``."""
+    problem = address_problem(value)
+    if problem is not None:
+        raise ApiError(400, code, f"{what} {problem}")
+    return value
+
+
+def _url(value: str, code: str, what: str) -> str:
+    """An address that must read as a URL (a broken port or bracket is refused, not a crash)."""
+    _address(value, code, what)
+    try:
+        _ = urlsplit(value).port
+    except ValueError as exc:
+        raise ApiError(400, code, f"{what} is not a URL ({exc}).") from exc
+    return value
 
 
 async def _person(svc: Services, room: str, token: str | None) -> tuple[int, str]:
@@ -134,6 +148,7 @@ async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str
 @router.post("/push", summary="Add this browser's push subscription")
 async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
+    _url(body.endpoint, "bad_subscription", "A push endpoint")
     keys = body.keys.model_dump()
     if not push.valid_subscription(body.endpoint, keys):
         raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
@@ -162,6 +177,7 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
 @router.delete("/push", summary="Remove a push subscription")
 async def remove_push(room: str, body: RemovePush, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
+    _address(body.endpoint, "bad_subscription", "A push endpoint")
     async with svc.rooms.db.transaction() as session:
         await alert_store.remove_channels(session, room, person, "push", body.endpoint)
     return await _settings(svc, room, seat, person)
@@ -179,7 +195,7 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
             "This server sends no mail until its operator sets PUBLIC_URL, the address "
             "the links in mails are built from.",
         )
-    address = body.address.strip()
+    address = _address(body.address, "bad_email", "An e-mail address").strip()
     if not EMAIL.match(address):
         raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
     assert token is not None
@@ -324,6 +340,7 @@ def _refused(room: str, found: Confirmation | None, lang: str) -> HTMLResponse |
 async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     await _host(svc, room, person)
+    _url(body.url, "bad_webhook", "A webhook URL")
     try:
         await check_url(body.url, svc.settings.webhook_allow_private)
     except BadWebhook as exc:

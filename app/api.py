@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
+from starlette.requests import HTTPConnection
 
 from app.access import seat_in
 from app.actor import hash_token
@@ -59,14 +60,21 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
 Token = Annotated[str | None, Depends(bearer)]
 
 
-def room_id(room: Annotated[str, Path(description="The room id from the link.")]) -> str:
-    """The room id from the path, checked once: anything that can't be a room id is no room."""
-    if not is_room_id(room):
-        raise not_found(room)
-    return room
+def room_id(conn: HTTPConnection) -> None:
+    """The room id of every API route with ``{room}`` in its path, checked in this one
+    place: anything that can't be a room id is no room (and never reaches a query).
+
+    ``create_app`` makes it a dependency of the whole app, so no route, however new,
+    goes without it. The websocket answers a bad id itself, in its own error shape.
+    """
+    room = conn.path_params.get("room")
+    if room is None or conn.scope["type"] != "http" or not conn.url.path.startswith("/api/"):
+        return
+    if not isinstance(room, str) or not is_room_id(room):
+        raise not_found(str(room))
 
 
-RoomId = Annotated[str, Depends(room_id)]
+RoomId = Annotated[str, Path(description="The room id from the link.")]
 SeatNo = Annotated[int, Path(ge=0, le=MAX_SEQ, description="The seat number, from 0.")]
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import health
 from app.alerts_api import router as alerts_router
-from app.api import router
+from app.api import room_id, router
 from app.cautions import warn_at_start
 from app.config import Settings, get_settings
 from app.dblock import hold_shared, sqlite_path
@@ -71,6 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
         version="0.1.0",
         lifespan=lifespan,
+        # every API route with a room in its path checks the id first (app/api.py)
+        dependencies=[Depends(room_id)],
     )
     app.include_router(router)
     app.include_router(alerts_router)

@@ -143,34 +143,44 @@ class Rooms:
 
     async def load(self, room_id: str, session: Any = None) -> RoomState:
         """The room's current state: cached and caught up, else the newest snapshot
-        plus the events after it. One query when the room is cached. Reads in
-        ``session`` when one is given (a caller inside a transaction passes its own:
-        the store's transactions don't nest)."""
-        if session is None:
-            async with self.db.reading() as reading:
-                return await self.load(room_id, reading)
+        plus the events after it. One query when the room is cached.
+
+        ``session``: read with the caller's open session instead of one of our own
+        (the store refuses a session inside another of the same task). What such a
+        session read is not cached: it may see writes of its own not yet committed.
+        """
+        if session is not None:
+            state, _ = await self._read(session, room_id)
+            return state
+        async with self.db.reading() as own:
+            state, events = await self._read(own, room_id)
+        if events is not None:
+            self.cache.put(state, events)
+        return state
+
+    async def _read(
+        self, session: Any, room_id: str
+    ) -> tuple[RoomState, list[store.EventRecord] | None]:
+        """The state and the events read to reach it (``None``: the cached state is current)."""
         cached = self.cache.get(room_id)
         if cached is not None:
             events = await store.events_after(session, room_id, cached.seq)
             if not events:
-                return cached
-            state = fold(cached, events)
+                return cached, None
+            return fold(cached, events), events
+        room = await store.get_room(session, room_id)
+        if room is None:
+            raise not_found(room_id)
+        snapshot = await store.latest_snapshot(session, room_id)
+        if snapshot is not None:
+            state = from_snapshot(room, snapshot.seq, snapshot.state)
+            if state.host is None:  # a snapshot older than the host in snapshots
+                created = await store.events_between(session, room_id, 0, 1)
+                state = replace(state, host=fold(RoomState(room=room), created).host)
         else:
-            room = await store.get_room(session, room_id)
-            if room is None:
-                raise not_found(room_id)
-            snapshot = await store.latest_snapshot(session, room_id)
-            if snapshot is not None:
-                state = from_snapshot(room, snapshot.seq, snapshot.state)
-                if state.host is None:  # a snapshot older than the host in snapshots
-                    created = await store.events_between(session, room_id, 0, 1)
-                    state = replace(state, host=fold(RoomState(room=room), created).host)
-            else:
-                state = RoomState(room=room)
-            events = await store.events_after(session, room_id, state.seq)
-            state = fold(state, events)
-        self.cache.put(state, events)
-        return state
+            state = RoomState(room=room)
+        events = await store.events_after(session, room_id, state.seq)
+        return fold(state, events), events
 
     async def at_least(self, room_id: str, seq: int) -> RoomState:
         """The room's state at ``seq`` or later: from the cache when it is that far,
@@ -208,9 +218,10 @@ class Rooms:
     async def seats(self, room_id: str) -> list[SeatRecord]:
         return (await self.load(room_id)).seat_records()
 
-    async def seat_of(self, room_id: str, token: str | None) -> int | None:
-        """The seat a token sits in; ``None`` for no token; ``bad_token`` for a wrong one."""
-        return seat_in(await self.load(room_id), token)
+    async def seat_of(self, room_id: str, token: str | None, session: Any = None) -> int | None:
+        """The seat a token sits in; ``None`` for no token; ``bad_token`` for a wrong one.
+        ``session``: the caller's open session to read with (see ``load``)."""
+        return seat_in(await self.load(room_id, session), token)
 
     async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
         async with self.db.reading() as session:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Table, delete, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.models import Deadline, Event, Room, Seat, Snapshot
@@ -29,6 +29,16 @@ log = logging.getLogger(__name__)
 
 class Conflict(Exception):
     """Another writer took the sequence number (or the row) first."""
+
+
+# PostgreSQL ends one of two transactions that wait on each other (40P01: say, one holds
+# a room's next seq and wants a seat row the other holds, which waits for that seq), or
+# one it can't serialise (40001): a race lost like a taken seq, and tried again the same way
+LOST_RACE = frozenset({"40P01", "40001"})
+
+
+def lost_race(exc: BaseException) -> bool:
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOST_RACE
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,47 @@ T = TypeVar("T")
 _STAGED = "staged_events"
 
 
+class NestedTransaction(RuntimeError):
+    """A store session was asked for while this task already holds one.
+
+    On SQLite the second one waits for the lock the first holds, forever, and so does
+    every later caller of the process; on PostgreSQL each such request holds two pool
+    connections and a burst of them empties the pool. Pass the open session down, or
+    read before or after it, instead.
+    """
+
+
+@dataclass
+class _Open:
+    """The store session the current task is inside (context variables reach the tasks
+    it starts, and the group writer's work runs in its caller's context): ``open`` is
+    cleared when that session ends, so a task started inside it may still open one
+    of its own later."""
+
+    what: str
+    open: bool = True
+
+
+_inside: contextvars.ContextVar[_Open | None] = contextvars.ContextVar(
+    "store_session", default=None
+)
+
+
+def _not_inside(what: str) -> None:
+    held = _inside.get()
+    if held is not None and held.open:
+        raise NestedTransaction(
+            f"Store.{what}() inside an open Store.{held.what}() of the same task: "
+            "pass that session down (or read before or after it) instead of opening another"
+        )
+
+
+def in_session() -> bool:
+    """Whether the current task is inside a store session (for assertions and tests)."""
+    held = _inside.get()
+    return held is not None and held.open
+
+
 @dataclass
 class _Write:
     """A write waiting for its group: its room, its work and its caller's context."""
@@ -83,9 +134,17 @@ class _Write:
     done: asyncio.Future[Any]
 
     async def run(self, session: AsyncSession) -> Any:
-        return await asyncio.get_running_loop().create_task(
-            self.work(session), context=self.context
-        )
+        """``work`` in its caller's context, marked as inside the writer's transaction."""
+        held = _inside.get()
+
+        async def inside() -> Any:
+            token = _inside.set(held)
+            try:
+                return await self.work(session)
+            finally:
+                _inside.reset(token)
+
+        return await asyncio.get_running_loop().create_task(inside(), context=self.context)
 
 
 class Store:
@@ -96,6 +155,9 @@ class Store:
     asyncio lock, first come first served, instead of meeting at SQLite's lock,
     whose busy handler waits by sleeping (up to 100 ms a try) however soon the
     other writer is done. Other processes on the same file still meet there.
+
+    A task holds at most one session of the store at a time (``NestedTransaction``):
+    code inside a session takes that session as an argument.
     """
 
     def __init__(
@@ -127,6 +189,7 @@ class Store:
         lost it (``Conflict``), and the others are kept. ``work`` runs in its caller's
         context (context variables), and must be safe to run again.
         """
+        _not_inside("write")
         if not self._group:
             async with self.transaction() as session:
                 return await work(session)
@@ -182,25 +245,51 @@ class Store:
     async def reading(self) -> AsyncIterator[AsyncSession]:
         """A session for reads that need no snapshot across statements: the log only
         grows and snapshots never change, so each query stands alone. On PostgreSQL it
-        runs in autocommit, one round trip a query instead of BEGIN, query, COMMIT."""
+        runs in autocommit, one round trip a query instead of BEGIN, query, COMMIT.
+
+        Like ``transaction``, never inside another session of the same task
+        (``NestedTransaction``)."""
+        _not_inside("reading")
         bind = self._sessions.kw.get("bind")
         if self._turn is not None or not isinstance(bind, AsyncEngine):
             async with self.transaction() as session:
                 yield session
             return
-        async with bind.connect() as connection:
-            autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-            async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
-                yield session
+        mark = _Open("reading")
+        token = _inside.set(mark)
+        try:
+            async with bind.connect() as connection:
+                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+                async with AsyncSession(bind=autocommit, expire_on_commit=False) as session:
+                    yield session
+        finally:
+            mark.open = False
+            _inside.reset(token)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        if self._turn is None:
-            async with self._sessions() as session, session.begin():
-                yield session
-            return
-        async with self._turn, self._sessions() as session, session.begin():
-            yield session
+        """A session in a transaction of its own, committed when the block ends.
+
+        Raises ``NestedTransaction`` at once when the task is inside another session
+        of the store already (on SQLite it would wait on its own lock for ever), and
+        ``Conflict`` when PostgreSQL ends it as one of two that wait on each other."""
+        _not_inside("transaction")
+        mark = _Open("transaction")
+        token = _inside.set(mark)
+        try:
+            if self._turn is None:
+                async with self._sessions() as session, session.begin():
+                    yield session
+            else:
+                async with self._turn, self._sessions() as session, session.begin():
+                    yield session
+        except DBAPIError as exc:
+            if lost_race(exc):
+                raise Conflict(f"the database ended this transaction: {exc.orig}") from exc
+            raise
+        finally:
+            mark.open = False
+            _inside.reset(token)
 
 
 def _room(row: Room) -> RoomRecord:

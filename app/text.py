@@ -112,6 +112,23 @@ def chat_text(raw: str) -> str:
     return text
 
 
+# control characters (ESC starts the terminal's escape sequences), invisible formatting
+# (zero-width, direction overrides) and the Unicode line breaks: in no address
+NOT_IN_ADDRESSES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def address_problem(text: str) -> str | None:
+    """Why ``text`` can't be an address (an e-mail address, a push endpoint, a webhook
+    URL), as the end of a sentence; ``None`` if it can be. Addresses are stored, and
+    shown to operators in logs and tables: no NUL, no broken characters, no control
+    characters or escape sequences, nothing invisible."""
+    if not storable(text):
+        return "must be readable text (no NUL, no broken characters)."
+    if any(unicodedata.category(c) in NOT_IN_ADDRESSES for c in text):
+        return "can't hold control characters, escape sequences or invisible characters."
+    return None
+
+
 def is_room_id(text: str) -> bool:
     """Whether ``text`` could name a room at all; anything else is no room."""
     return ROOM_ID.fullmatch(text) is not None

@@ -22,6 +22,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from app.config import Settings
 from app.main import create_app
+from tests.app.routes import fill, route_table
+from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
 
 TIMEOUT = 10.0
@@ -127,20 +129,29 @@ def test_seq_and_seat_numbers_past_the_database_integer_are_malformed(
     _error(client.post(f"/api/rooms/{room}/seats/{2**63}", json={"name": "Cleo"}), 400, "malformed")
 
 
-@pytest.mark.parametrize("bad", ["ab%00cd", "%00", "x" * 65, "a.b", "%C3%A9t%C3%A9", "a%20b"])
-def test_a_room_id_outside_the_id_alphabet_is_no_room(client: TestClient, bad: str) -> None:
-    for method, path in [
-        ("GET", ""),
-        ("GET", "/state"),
-        ("GET", "/events"),
-        ("POST", "/start"),
-        ("POST", "/seats/0"),
-        ("GET", "/alerts"),
-        ("GET", "/alerts/stop?key=abc"),
-    ]:
-        body = {"name": "Cleo"} if path == "/seats/0" else None
-        response = client.request(method, f"/api/rooms/{bad}{path}", json=body)
-        _error(response, 404, "room_not_found")
+@pytest.mark.parametrize(
+    "bad", ["ab%00cd", "%00", "x" * 65, "a.b", "%C3%A9t%C3%A9", "a%20b", "%ED%A0%80"]
+)
+def test_a_room_id_outside_the_id_alphabet_is_no_room_on_every_room_route(
+    client: TestClient, bad: str
+) -> None:
+    """Every API route with a room in its path, read from the route table (so routes
+    added later too), answers such an id as no room; on PostgreSQL a NUL used to reach
+    the query of the replay and seat routes and answer 500."""
+    checked = []
+    for route in route_table():
+        if "{room}" not in route.path or not route.path.startswith("/api/"):
+            continue
+        for method in sorted(set(getattr(route, "methods", None) or ()) - {"HEAD"}):
+            path = fill(route.path, lambda name: bad if name == "room" else "1")
+            body = {} if method in ("POST", "PUT", "DELETE") else None
+            _error(client.request(method, path, json=body), 404, "room_not_found")
+            checked.append(f"{method} {route.path}")
+    assert "GET /api/rooms/{room}/games/{game_no}/steps/{step}" in checked
+    assert "POST /api/rooms/{room}/seats/{seat}/free" in checked
+    # the websocket answers in its own shape: an error message, then the close
+    with client.websocket_connect(f"/api/rooms/{bad}/ws") as ws:
+        assert ws.receive_json()["code"] == "room_not_found"
 
 
 def test_a_mail_stop_key_no_database_can_hold_is_an_unknown_key(client: TestClient) -> None:
@@ -149,6 +160,102 @@ def test_a_mail_stop_key_no_database_can_hold_is_an_unknown_key(client: TestClie
         stopped = client.get(f"/api/rooms/{room}/alerts/stop?key={key}")
         assert stopped.status_code == 404, stopped.text
         assert 'id="stop-message"' in stopped.text
+
+
+# -- addresses: e-mail, push endpoints, webhooks --------------------------------------
+
+# each is refused with 400 and the channel's code, and nothing is stored: NUL used to
+# answer 500 on PostgreSQL, and controls and escape sequences were kept (a lone
+# surrogate is refused as ``malformed`` already, when the body is read)
+BAD_ADDRESS_PARTS = ["\x00", "\x1b[2J", "\x07", "\u202e", "\u200b", "\u2028", "\ud800"]
+
+
+def _code(part: str, code: str) -> str:
+    return "malformed" if part == "\ud800" else code
+
+
+@pytest.fixture
+def mail_client(settings: Settings) -> Iterator[TestClient]:
+    # mail "enabled": nothing is sent in these tests, the address is only checked
+    update = {
+        "smtp_host": "127.0.0.1",
+        "smtp_port": 9,
+        "public_url": "https://games.example.org",
+        "webhook_allow_private": False,
+    }
+    with TestClient(create_app(settings.model_copy(update=update))) as client:
+        yield client
+
+
+def _send(client: TestClient, method: str, path: str, body: Any, token: str) -> Any:
+    """``body`` as JSON with ``\\u`` escapes, so a lone surrogate travels as JSON can carry it."""
+    headers = {**JSON, **_auth(token)}
+    return client.request(method, path, content=json.dumps(body), headers=headers)
+
+
+def _alerts(client: TestClient, room: str, token: str) -> dict[str, Any]:
+    got = client.get(f"/api/rooms/{room}/alerts", headers=_auth(token))
+    assert got.status_code == 200, got.text
+    return dict(got.json())
+
+
+@pytest.mark.parametrize("part", BAD_ADDRESS_PARTS)
+def test_an_email_address_with_nul_controls_or_escapes_is_refused_and_not_stored(
+    mail_client: TestClient, part: str
+) -> None:
+    room, (anna, _) = _seated_room(mail_client)
+    for address in [
+        f"an{part}na@example.org",
+        f"anna@exa{part}mple.org",
+        f"anna@example.org{part}",
+    ]:
+        sent = _send(
+            mail_client, "PUT", f"/api/rooms/{room}/alerts/email", {"address": address}, anna
+        )
+        _error(sent, 400, _code(part, "bad_email"))
+    assert _alerts(mail_client, room, anna)["email"] is False
+    fine = mail_client.put(
+        f"/api/rooms/{room}/alerts/email", json={"address": "anna@example.org"}, headers=_auth(anna)
+    )
+    assert fine.status_code == 200, fine.text
+
+
+@pytest.mark.parametrize("part", BAD_ADDRESS_PARTS)
+def test_a_push_endpoint_or_webhook_url_with_nul_controls_or_escapes_is_refused(
+    mail_client: TestClient, part: str
+) -> None:
+    room, (anna, _) = _seated_room(mail_client)
+    keys = PushKeys.make()
+    for url in [f"https://push.example.org/{part}x", f"https://push{part}.example.org/x"]:
+        path = f"/api/rooms/{room}/alerts"
+        added = _send(mail_client, "POST", f"{path}/push", keys.subscription(url), anna)
+        _error(added, 400, _code(part, "bad_subscription"))
+        removed = _send(mail_client, "DELETE", f"{path}/push", {"endpoint": url}, anna)
+        _error(removed, 400, _code(part, "bad_subscription"))
+        hook = _send(mail_client, "PUT", f"{path}/webhook", {"url": url}, anna)
+        _error(hook, 400, _code(part, "bad_webhook"))
+    settings = _alerts(mail_client, room, anna)
+    assert settings["push"] == 0 and settings["webhook"]["set"] is False
+
+
+def test_a_url_with_a_broken_port_or_bracket_is_refused_not_a_crash(
+    mail_client: TestClient,
+) -> None:
+    room, (anna, _) = _seated_room(mail_client)
+    keys = PushKeys.make()
+    for url in [
+        "https://push.example.org:99999/x",
+        "https://push.example.org:x/",
+        "https://[::1/x",
+    ]:
+        added = mail_client.post(
+            f"/api/rooms/{room}/alerts/push", json=keys.subscription(url), headers=_auth(anna)
+        )
+        _error(added, 400, "bad_subscription")
+        hook = mail_client.put(
+            f"/api/rooms/{room}/alerts/webhook", json={"url": url}, headers=_auth(anna)
+        )
+        _error(hook, 400, "bad_webhook")
 
 
 # -- names (items 7 and 8) ------------------------------------------------------------
