@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 
-from app.errors import ApiError, bad_token
+from app.core.errors import ApiError, bad_token
 from app.roomstate import RoomState
 
 

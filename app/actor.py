@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.access import hash_token, holder
-from app.errors import ApiError, bad_token
+from app.core.errors import ApiError, bad_token
 from app.roomstate import RoomState
 
 __all__ = ["Actor", "hash_token"]

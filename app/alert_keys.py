@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid
 
 from app import alert_store
-from app.config import Settings
+from app.core.config import Settings
 from app.store import Store
 
 

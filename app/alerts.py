@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from app import alert_store
-from app.clock import clock
+from app.core.clock import clock
 from app.roomstate import RoomState
 
 KINDS = ("turn", "reminder")

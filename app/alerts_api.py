@@ -24,12 +24,12 @@ from app.access import hash_token, is_host, seat_in
 from app.alert_store import CONFIRM, Confirmation
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token
-from app.clock import clock
-from app.errors import ApiError
+from app.core.clock import clock
+from app.core.errors import ApiError
+from app.core.text import address_problem, storable
 from app.mail_confirm import CONFIRM_VALID, key_hash
 from app.roomstate import ALERTS_ON
 from app.services import Services
-from app.text import address_problem, storable
 from app.webhooks import SHAPES, BadWebhook, check_url
 
 # the room id is checked for the whole app, as on every room route (app/api.py room_id)

@@ -9,8 +9,9 @@ from starlette.requests import HTTPConnection
 
 from app.access import seat_in
 from app.actor import hash_token
+from app.core.errors import ApiError, not_found
+from app.core.text import chat_text, display_name, is_room_id
 from app.deadlines import with_clocks
-from app.errors import ApiError, not_found
 from app.hub import CLOSE_NO_ROOM
 from app.rooms import RoomRules
 from app.roomstate import RoomState
@@ -28,7 +29,6 @@ from app.schemas import (
     SubmitMove,
 )
 from app.services import Services
-from app.text import chat_text, display_name, is_room_id
 from app.views import public_event, room_info, seat_state
 from engines import ENGINES
 

@@ -13,7 +13,7 @@ Two processes moving the same bot can't both store a move: ``move_by`` appends
 at the seq the choice was made from, and the loser is refused as stale.
 
 Resuming and sweeping are the site's chores, not each process's: only the process
-holding the duty (``app.duty``) does them, so N processes don't each think every
+holding the duty (``app.core.duty``) does them, so N processes don't each think every
 resumed bot turn. The one that takes the duty over from another resumes every
 game once, as a process does at its start.
 """
@@ -35,9 +35,9 @@ from typing import Any
 from app import store
 from app.actor import Actor
 from app.bot_worker import choose_move
-from app.clock import clock
-from app.duty import Duty
-from app.errors import ApiError
+from app.core.clock import clock
+from app.core.duty import Duty
+from app.core.errors import ApiError
 from app.rooms import Rooms
 from app.roomstate import RoomState
 

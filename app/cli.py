@@ -27,8 +27,8 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 
-from app.config import Settings, get_settings
-from app.logs import configure as configure_logs
+from app.core.config import Settings, get_settings
+from app.core.logs import configure as configure_logs
 
 VERBS = ("serve", "backup", "restore", "check", "verify")
 
@@ -104,8 +104,8 @@ def _parser() -> argparse.ArgumentParser:
 def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> None:
     import uvicorn
 
-    from app.dblock import hold_shared, sqlite_path
-    from app.migrate import upgrade
+    from app.core.dblock import hold_shared, sqlite_path
+    from app.core.migrate import upgrade
     from app.workers import refusal
 
     settings = get_settings()
@@ -119,7 +119,7 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
     if settings.data_dir and not settings.database_url:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     database = sqlite_path(settings.effective_database_url)
-    # held until the process ends: a restore is refused meanwhile (app/dblock.py)
+    # held until the process ends: a restore is refused meanwhile (app/core/dblock.py)
     held = hold_shared(database) if database is not None else None  # noqa: F841
     if migrate:
         upgrade(settings.effective_database_url)  # once, before any worker starts
@@ -220,8 +220,8 @@ def _readable_backup(path: Path) -> sqlite3.Connection:
 
 
 def restore(settings: Settings, backup_file: Path) -> str:
-    """Replace the database with ``backup_file`` and migrate it (``app/restore.py``)."""
-    from app import restore as restoring
+    """Replace the database with ``backup_file`` and migrate it (``app/core/backup.py``)."""
+    from app.core import backup as restoring
 
     return restoring.restore(settings, backup_file)
 
@@ -292,7 +292,7 @@ def _check_settings(settings: Settings) -> list[tuple[bool | None, str]]:
     refused = refusal(settings, settings.workers)
     if refused is not None:
         lines.append((False, f"WORKERS={settings.workers}: {refused}"))
-    from app.cautions import cautions
+    from app.core.cautions import cautions
 
     lines += [(False if c.fault else WARN, c.text) for c in cautions(settings)]
     return lines
@@ -313,7 +313,7 @@ async def _check_database(settings: Settings) -> tuple[bool, str]:
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from app.migrate import alembic_config
+    from app.core.migrate import alembic_config
 
     url = settings.effective_database_url
     shown = make_url(url).render_as_string(hide_password=True)

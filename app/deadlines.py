@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app import store
-from app.clock import clock
+from app.core.clock import clock
 from app.rooms import RETRIES, Rooms
 from app.roomstate import RoomState
 from app.store import Conflict, DeadlineRecord

@@ -28,15 +28,15 @@ from starlette.websockets import WebSocketDisconnected
 from app.access import hash_token, holder
 from app.actor import Actor
 from app.budget import Budget
-from app.config import Settings
-from app.errors import ApiError, bad_token
+from app.core.config import Settings
+from app.core.errors import ApiError, bad_token
+from app.core.text import chat_text
 from app.presence import Presence
 from app.pubsub import EVERY_ROOM, Doorbell
 from app.rooms import Rooms
 from app.roomstate import RoomState
 from app.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.store import EventRecord
-from app.text import chat_text
 from app.views import StateMessages, encode, seat_state
 
 log = logging.getLogger(__name__)

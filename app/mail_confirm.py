@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 from app import alert_store, mailer
 from app.alert_store import CONFIRM, DAY, Channel, Due
-from app.clock import clock
-from app.config import Settings
+from app.core.clock import clock
+from app.core.config import Settings
 from app.roomstate import RoomState
 from app.store import Store
 

@@ -16,7 +16,7 @@ from email.utils import make_msgid
 import aiosmtplib
 
 from app.alert_texts import text, title
-from app.config import Settings
+from app.core.config import Settings
 
 
 class MailFailed(Exception):

@@ -17,15 +17,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import health
 from app.alerts_api import router as alerts_router
 from app.api import room_id, router
-from app.cautions import warn_at_start
-from app.config import Settings, get_settings
-from app.dblock import hold_shared, sqlite_path
-from app.errors import ApiError
-from app.limits import BodyLimit, SecurityHeaders
-from app.logs import RequestContext, note_room
+from app.core.cautions import warn_at_start
+from app.core.config import Settings, get_settings
+from app.core.dblock import hold_shared, sqlite_path
+from app.core.errors import ApiError
+from app.core.limits import BodyLimit, SecurityHeaders
+from app.core.logs import RequestContext, note_room
+from app.core.migrate import upgrade
 from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
-from app.migrate import upgrade
 from app.replay_api import router as replay_router
 from app.retention import Retention
 from app.seats_api import router as seats_router

@@ -33,8 +33,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import store
-from app.config import Settings
-from app.errors import ApiError
+from app.core.config import Settings
+from app.core.errors import ApiError
 from app.roomstate import RoomState
 from app.services import Services
 

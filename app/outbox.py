@@ -36,9 +36,9 @@ from app.alert_keys import AlertKeys, load_keys
 from app.alert_store import CONFIRM, Due
 from app.alert_texts import text, title
 from app.alerts import Alerts, waiting_for
-from app.clock import clock
-from app.config import Settings
-from app.errors import ApiError
+from app.core.clock import clock
+from app.core.config import Settings
+from app.core.errors import ApiError
 from app.presence import Presence
 from app.rooms import Rooms
 from app.roomstate import RoomState

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from app.redislink import RedisDown, RedisLink
+from app.core.redislink import RedisDown, RedisLink
 
 log = logging.getLogger(__name__)
 

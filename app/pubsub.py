@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.redislink import RedisDown, RedisLink
+from app.core.redislink import RedisDown, RedisLink
 
 log = logging.getLogger(__name__)
 

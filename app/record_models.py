@@ -30,8 +30,8 @@ from pydantic import (
     field_validator,
 )
 
+from app.core.text import storable
 from app.schemas import MAX_SEQ, Text
-from app.text import storable
 from engines import ENGINES
 
 FORMAT = "spieltisch-record"

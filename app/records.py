@@ -26,13 +26,13 @@ from typing import Any
 
 from app import store
 from app.actor import hash_token
-from app.errors import ApiError
+from app.core.errors import ApiError
+from app.core.text import display_name
 from app.fairness import IMPORTED_SALT, commitment, new_salt
 from app.record_models import FORMAT, BadRecord, Record, from_json
 from app.replay import Replays
 from app.rooms import RoomRules, Rooms, new_token
 from app.roomstate import RoomState, apply, to_snapshot
-from app.text import display_name
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 
@@ -99,7 +99,7 @@ def _bad(message: str) -> ApiError:
 
 def check(record: Record, name_max: int) -> dict[str, Any]:
     """What the record's shape left to check: its players and options fit the engine,
-    its names are names (the rules of ``app.text``), a card game has its seed, and a
+    its names are names (the rules of ``app.core.text``), a card game has its seed, and a
     commitment it carries belongs to its seed and salt. Not its moves."""
     engine = get_engine(record.engine)
     players = record.players

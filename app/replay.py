@@ -20,7 +20,7 @@ from typing import Any
 
 from app import access, store
 from app.access import hash_token
-from app.errors import ApiError, not_found
+from app.core.errors import ApiError, not_found
 from app.rooms import Rooms
 from app.roomstate import RoomState, apply, from_snapshot
 from engines import get_engine

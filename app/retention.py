@@ -4,7 +4,7 @@ A room's last activity is its newest event (a move, a chat line, a seat taken), 
 its creation if it has none; finished games and abandoned lobbies alike go once they
 have been quiet that long, with their seats, events and snapshots. ``0`` keeps
 everything. A task in every app process looks at start and then every hour, and
-sweeps if its process has the duty (``app.duty``): of several processes one does
+sweeps if its process has the duty (``app.core.duty``): of several processes one does
 the heavy query. Two sweeping at once (Redis down) would only find less to delete.
 """
 
@@ -16,8 +16,8 @@ import logging
 from datetime import timedelta
 
 from app import store
-from app.clock import Clock, clock
-from app.duty import Duty
+from app.core.clock import Clock, clock
+from app.core.duty import Duty
 from app.store import Store
 
 log = logging.getLogger(__name__)

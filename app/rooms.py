@@ -19,7 +19,7 @@ from typing import Any
 from app import store
 from app.access import is_host, require_host, seat_in
 from app.actor import Actor, hash_token
-from app.errors import ApiError, not_found, stale
+from app.core.errors import ApiError, not_found, stale
 from app.fairness import commitment, new_salt
 from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
 from app.store import Conflict, RoomRecord, SeatRecord, Store

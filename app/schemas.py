@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from app.text import check_json
+from app.core.text import check_json
 
 # the largest seq (or count) the database's integer columns hold
 MAX_SEQ = 2**31 - 1

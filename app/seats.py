@@ -18,8 +18,8 @@ from typing import Any
 from app import alert_store, store
 from app.access import require_host, seat_in
 from app.actor import hash_token
+from app.core.errors import ApiError
 from app.deadlines import stand_in_bot
-from app.errors import ApiError
 from app.rooms import RETRIES, Rooms, new_token
 from app.roomstate import HOST_CHANGED, RoomState
 from app.store import Conflict

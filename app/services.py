@@ -11,16 +11,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.alerts import Alerts, enqueue_turn_alert
 from app.bots import BotRunner
 from app.catchup import CatchUp
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
+from app.core.duty import Duty, duty_key
+from app.core.limits import RateLimit
+from app.core.redislink import RedisLink
 from app.deadlines import Deadlines
-from app.duty import Duty, duty_key
 from app.hub import Hub
-from app.limits import RateLimit
 from app.outbox import Outbox
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
-from app.redislink import RedisLink
 from app.rooms import Rooms
 from app.roomstate import RoomState
 from app.seats import Seats

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.errors import ApiError
-from app.text import display_name
+from app.core.errors import ApiError
+from app.core.text import display_name
 from engines import get_engine
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS
@@ -162,7 +162,7 @@ def read(text: str, name_max: int = 40) -> dict[str, Any]:
     """A ``.blksgf`` game as a game record (``app.records``), moves named by piece.
 
     The players' names (``PB``, ``PW``) follow the rules of names typed in
-    (``app.text.display_name``), cut to ``name_max`` characters."""
+    (``app.core.text.display_name``), cut to ``name_max`` characters."""
     nodes = parse(text.strip())
     root = nodes[0]
     game = (root.get("GM") or [""])[0]

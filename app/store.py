@@ -151,7 +151,7 @@ class Store:
     """Opens transactions; the functions below do the work inside them.
 
     SQLite has one writer at a time, and every transaction here begins IMMEDIATE
-    (app/db.py). With ``one_at_a_time`` this process's transactions queue on an
+    (app/core/db.py). With ``one_at_a_time`` this process's transactions queue on an
     asyncio lock, first come first served, instead of meeting at SQLite's lock,
     whose busy handler waits by sleeping (up to 100 ms a try) however soon the
     other writer is done. Other processes on the same file still meet there.

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from app.config import Settings, get_settings
-from app.logs import configure as configure_logs
+from app.core.config import Settings, get_settings
+from app.core.logs import configure as configure_logs
 
 NEEDS = "several workers need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)"
 

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from app import store
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
-from app.migrate import upgrade
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
+from app.core.migrate import upgrade
 from app.store import RoomRecord, Store
 
 TASKS = int(os.environ.get("TASKS", "16"))

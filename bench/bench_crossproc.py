@@ -38,7 +38,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.config import async_url
+from app.core.config import async_url
 from bench.common import figures, say
 from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move
 from tests.pg import run_sql

@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.config import Settings
-from app.migrate import upgrade
+from app.core.config import Settings
+from app.core.migrate import upgrade
 from app.records import import_record
 from app.replay import Replays
 from app.services import Services

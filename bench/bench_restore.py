@@ -49,8 +49,8 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.config import Settings, async_url
-from app.migrate import upgrade
+from app.core.config import Settings, async_url
+from app.core.migrate import upgrade
 from app.rooms import RoomRules, Rooms
 from app.roomstate import RoomState
 from app.services import Services

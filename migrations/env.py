@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import app.alert_models  # noqa: F401  (its tables join Base.metadata)
-from app.config import get_settings
+from app.core.config import get_settings
 from app.models import Base
 
 config = context.config

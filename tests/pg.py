@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.config import async_url
+from app.core.config import async_url
 
 
 def admin_dsn(url: str) -> str:

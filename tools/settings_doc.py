@@ -1,5 +1,5 @@
 """Write the settings table in README.md and the settings part of .env.example from
-``app.config.Settings``, so the docs say what the code reads.
+``app.core.config.Settings``, so the docs say what the code reads.
 
     .venv/bin/python tools/settings_doc.py          # rewrite both
     .venv/bin/python tools/settings_doc.py --check  # exit 1 if either is out of date
@@ -14,7 +14,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.config import Settings  # noqa: E402
+from app.core.config import Settings  # noqa: E402
 
 README = ROOT / "README.md"
 ENV_EXAMPLE = ROOT / ".env.example"

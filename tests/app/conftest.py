@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Settings, async_url
-from app.migrate import upgrade
+from app.core.config import Settings, async_url
+from app.core.migrate import upgrade
 from app.services import Services
 from tests.app.secret_engine import install as install_secret_engine
 from tests.pg import run_sql

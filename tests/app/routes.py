@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI, routing
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 
 # ``{name}`` or ``{name:convertor}`` in a route's path

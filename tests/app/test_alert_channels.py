@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from py_vapid import Vapid02
 
-from app.clock import clock
-from app.config import Settings
+from app.core.clock import clock
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, move, outbox, table, work
 from tests.pushkeys import PushKeys

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, drop_addresses
 from tests.pushkeys import PushKeys

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.clock import clock
-from app.config import Settings
+from app.core.clock import clock
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, leave_address, move, outbox, table, work
 from tests.receivers import SmtpServer

@@ -22,8 +22,8 @@ from py_vapid import Vapid
 
 from app import outbound, push, webhooks
 from app.alert_keys import AlertKeys
-from app.clock import clock
-from app.config import Settings
+from app.core.clock import clock
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, move, outbox, services, table, work
 from tests.pushkeys import PushKeys

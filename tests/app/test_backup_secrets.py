@@ -16,7 +16,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet, InvalidToken
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import auth, table
 from tests.server import ROOT, free_port

@@ -20,8 +20,8 @@ import httpx
 
 from app import store
 from app.bots import BotPool
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
 from app.rooms import RoomRules, Rooms
 from app.roomstate import RoomState, fold
 from app.services import Services

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.config import Settings
-from app.migrate import upgrade
+from app.core.config import Settings
+from app.core.migrate import upgrade
 from app.rooms import RoomRules
 from app.services import Services
 from tests.server import ROOT, ServerProcess, free_port

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.clock import Clock
+from app.core.clock import Clock
 
 
 def test_advance_moves_the_clock_forward_by_that_many_seconds() -> None:

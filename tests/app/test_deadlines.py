@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from app import store
-from app.clock import clock
-from app.config import Settings
-from app.errors import ApiError
+from app.core.clock import clock
+from app.core.config import Settings
+from app.core.errors import ApiError
 from app.rooms import RoomRules
 from app.roomstate import RoomState
 from app.services import Services

@@ -26,7 +26,7 @@ import jsonschema
 import pytest
 import yaml
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.server import ROOT, free_port
 
 COMPOSE_TEXT = (ROOT / "docker-compose.yml").read_text()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.server import ROOT
 
 README = (ROOT / "README.md").read_text()

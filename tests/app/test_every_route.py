@@ -38,7 +38,7 @@ from starlette.routing import Mount, Route
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from app.migrate import upgrade
+from app.core.migrate import upgrade
 from tests.app.routes import PATH_PARAM, declared, fill, route_table
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess

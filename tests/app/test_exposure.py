@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app import health
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from tests.server import ROOT, ServerProcess, free_port
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.actor import hash_token
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from app.models import Snapshot
 from app.rooms import RoomRules

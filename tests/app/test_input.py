@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.routes import fill, route_table
 from tests.pushkeys import PushKeys

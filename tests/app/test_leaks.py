@@ -15,7 +15,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from app.rooms import hash_token
 from tests.app.inprocess_socket import receive_text

@@ -15,8 +15,8 @@ import pytest
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
 
-from app.config import Settings
-from app.logs import SECRET_PARAM, mask_query, scrub
+from app.core.config import Settings
+from app.core.logs import SECRET_PARAM, mask_query, scrub
 from app.main import create_app
 from tests.app.alerting import CONFIRM_PATH, auth, confirm_path
 from tests.receivers import SmtpServer

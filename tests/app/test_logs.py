@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from app.logs import ContextFilter, JsonFormatter, TextFormatter, scrub
+from app.core.logs import ContextFilter, JsonFormatter, TextFormatter, scrub
 from tests.server import ServerProcess
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.clock import clock
-from app.config import Settings
+from app.core.clock import clock
+from app.core.config import Settings
 from app.main import create_app
 from tests.app.alerting import (
     CONFIRM_PATH,
@@ -411,7 +411,7 @@ def test_addresses_left_before_the_upgrade_are_asked_to_confirm(empty_database_u
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from app.migrate import downgrade, upgrade
+    from app.core.migrate import downgrade, upgrade
 
     url = empty_database_url
     upgrade(url, "0003_deadlines")

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from app.config import Settings
+from app.core.config import Settings
 from app.services import Services
 from tests.app.live import children, eventually
 from tests.server import ROOT, ServerProcess, free_port

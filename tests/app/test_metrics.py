@@ -13,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
 from app import store
-from app.config import Settings
+from app.core.config import Settings
 from app.main import create_app
 from app.metrics import Metrics
 from app.rooms import RoomRules

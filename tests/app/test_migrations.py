@@ -24,7 +24,7 @@ from sqlalchemy import Column, Connection, Integer, MetaData, inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import app
-from app.migrate import alembic_config, downgrade, upgrade
+from app.core.migrate import alembic_config, downgrade, upgrade
 from app.models import Base
 
 

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import event
 
 from app import store as store_module
-from app.errors import ApiError
+from app.core.errors import ApiError
 from app.rooms import RoomRules, StateCache
 from app.roomstate import RoomState, from_snapshot, to_snapshot
 from app.services import Services

@@ -42,8 +42,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from app import store
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
 from app.rooms import hash_token
 from app.roomstate import RoomState, fold
 from app.store import EventRecord, Store

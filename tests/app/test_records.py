@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from app.config import Settings
+from app.core.config import Settings
 from app.fairness import commitment, verify
 from app.main import create_app
 from engines import get_engine

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from app import health
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
 from app.rooms import RoomRules, Rooms
 from app.services import Services
 from app.store import Store

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from app.dblock import lock_file, try_exclusive
+from app.core.dblock import lock_file, try_exclusive
 from tests.server import ROOT, ServerProcess
 
 # a hang guard only: each wait below ends on a signal, never on the clock

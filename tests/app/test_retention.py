@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select, update
 
-from app.clock import Clock
+from app.core.clock import Clock
 from app.models import Event, Room, Seat, Snapshot
 from app.retention import Retention
 from app.rooms import RoomRules, hash_token

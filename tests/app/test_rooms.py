@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app import store
-from app.errors import ApiError
+from app.core.errors import ApiError
 from app.rooms import RoomRules
 from app.roomstate import RoomState, fold
 from app.services import Services

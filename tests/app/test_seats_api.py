@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from app.actor import hash_token
 from app.alert_models import AlertChannel, AlertSeat
-from app.config import Settings
-from app.db import make_engine
+from app.core.config import Settings
+from app.core.db import make_engine
 from app.main import create_app
 from tests.app.alerting import drop_addresses
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app import store
-from app.db import make_sessionmaker
+from app.core.db import make_sessionmaker
 from app.replay import Replays
 from app.rooms import RoomRules
 from app.roomstate import RoomState

@@ -17,8 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app import store
-from app.config import Settings
-from app.db import make_engine, make_sessionmaker
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker
 from app.roomstate import RoomState, fold
 from app.store import Store
 from engines import get_engine

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from app.errors import ApiError
+from app.core.errors import ApiError
 
 # explicit direction marks and overrides: they reorder the text around a name
 BIDI_CONTROLS = frozenset(

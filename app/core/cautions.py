@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from app.config import Settings
+from app.core.config import Settings
 
 log = logging.getLogger("spieltisch.settings")
 

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.config import Settings
+from app.core.config import Settings
 
 
 def make_engine(settings: Settings) -> AsyncEngine:

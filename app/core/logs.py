@@ -25,7 +25,7 @@ from urllib.parse import unquote_plus
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.config import Settings
+from app.core.config import Settings
 from app.roomstate import RoomState
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)

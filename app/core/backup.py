@@ -1,6 +1,6 @@
 """``python -m app restore PATH``: put a backup in place of the SQLite database.
 
-Refused while a server holds the database (``app.dblock``): a running server's
+Refused while a server holds the database (``app.core.dblock``): a running server's
 cache would append after the seqs it remembers and cut gaps into the restored
 logs. There is no flag to force it, because there is no safe way to: stop the
 server, restore, start it again. The backup's logs are checked before anything is
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.cli import Problem, _count, _private_file, _readable_backup, _rooms, sqlite_file
-from app.config import Settings
-from app.dblock import holders, try_exclusive
+from app.core.config import Settings
+from app.core.dblock import holders, try_exclusive
 
 # what an operator needs to find the room, without printing its link in full
 SHOWN = 8
@@ -81,7 +81,7 @@ def _events(conn: sqlite3.Connection) -> int:
 def restore(settings: Settings, backup_file: Path) -> str:
     """Replace the database with ``backup_file``, migrate it to this version, and check
     that every room's log is gapless; ``InUse`` while a server holds the database."""
-    from app.migrate import upgrade
+    from app.core.migrate import upgrade
 
     target = sqlite_file(settings).resolve()
     lock = try_exclusive(target)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from sqlalchemy.engine import make_url
 
-from app.redislink import RedisDown, RedisLink
+from app.core.redislink import RedisDown, RedisLink
 
 log = logging.getLogger(__name__)
 
