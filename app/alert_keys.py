@@ -23,7 +23,7 @@ from py_vapid import Vapid
 
 from app import alert_store
 from app.core.config import Settings
-from app.store import Store
+from app.play.store import Store
 
 
 @dataclass(frozen=True)

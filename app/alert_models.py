@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models import Base
+from app.play.tables import Base
 
 
 class AlertKey(Base):

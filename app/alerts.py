@@ -18,7 +18,7 @@ from typing import Any
 
 from app import alert_store
 from app.core.clock import clock
-from app.roomstate import RoomState
+from app.play.state import RoomState
 
 KINDS = ("turn", "reminder")
 

@@ -20,7 +20,6 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import alert_pages, alert_store, mail_confirm, mailer, push
-from app.access import hash_token, is_host, seat_in
 from app.alert_store import CONFIRM, Confirmation
 from app.alert_texts import LANGS, text
 from app.api import ERRORS, Svc, Token
@@ -28,7 +27,8 @@ from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import address_problem, storable
 from app.mail_confirm import CONFIRM_VALID, key_hash
-from app.roomstate import ALERTS_ON
+from app.play.access import hash_token, is_host, seat_in
+from app.play.state import ALERTS_ON
 from app.services import Services
 from app.webhooks import SHAPES, BadWebhook, check_url
 

@@ -7,15 +7,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
 from starlette.requests import HTTPConnection
 
-from app.access import seat_in
-from app.actor import hash_token
 from app.core.errors import ApiError, not_found
 from app.core.text import chat_text, display_name, is_room_id
-from app.deadlines import with_clocks
 from app.hub import CLOSE_NO_ROOM
-from app.rooms import RoomRules
-from app.roomstate import RoomState
-from app.schemas import (
+from app.play.access import seat_in
+from app.play.actor import hash_token
+from app.play.deadlines import with_clocks
+from app.play.rooms import RoomRules
+from app.play.schemas import (
     MAX_SEQ,
     Chat,
     ClaimedSeat,
@@ -28,8 +27,9 @@ from app.schemas import (
     StartGame,
     SubmitMove,
 )
+from app.play.state import RoomState
+from app.play.views import public_event, room_info, seat_state
 from app.services import Services
-from app.views import public_event, room_info, seat_state
 from engines import ENGINES
 
 ERRORS: dict[int | str, dict[str, Any]] = {

@@ -32,14 +32,14 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
 from typing import Any
 
-from app import store
-from app.actor import Actor
 from app.bot_worker import choose_move
 from app.core.clock import clock
 from app.core.duty import Duty
 from app.core.errors import ApiError
-from app.rooms import Rooms
-from app.roomstate import RoomState
+from app.play import store
+from app.play.actor import Actor
+from app.play.rooms import Rooms
+from app.play.state import RoomState
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ import asyncio
 import contextlib
 import logging
 
-from app import store
 from app.hub import Hub
-from app.rooms import Rooms
+from app.play import store
+from app.play.rooms import Rooms
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from app import alert_store, mailer
 from app.alert_store import CONFIRM, DAY, Channel, Due
 from app.core.clock import clock
 from app.core.config import Settings
-from app.roomstate import RoomState
-from app.store import Store
+from app.play.state import RoomState
+from app.play.store import Store
 
 CONFIRM_VALID = timedelta(days=7)
 HOUR = timedelta(hours=1)

@@ -26,8 +26,8 @@ from app.core.logs import RequestContext, note_room
 from app.core.migrate import upgrade
 from app.metrics import Metrics, SocketCounter
 from app.metrics import router as metrics_router
+from app.play.retention import Retention
 from app.replay_api import router as replay_router
-from app.retention import Retention
 from app.seats_api import router as seats_router
 from app.services import Services
 from app.site import router as site_router

@@ -32,10 +32,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import store
 from app.core.config import Settings
 from app.core.errors import ApiError
-from app.roomstate import RoomState
+from app.play import store
+from app.play.state import RoomState
 from app.services import Services
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from pydantic import (
 )
 
 from app.core.text import storable
-from app.schemas import MAX_SEQ, Text
+from app.play.schemas import MAX_SEQ, Text
 from engines import ENGINES
 
 FORMAT = "spieltisch-record"

@@ -3,7 +3,7 @@
 A record holds the engine and its version, the options, the players' names,
 every move as ``{seat, move}``, the result, the commitment made at the start and,
 once the game is over, the seed and salt that let anyone check the deal
-(``app.fairness``). Importing replays every move through the engine first: a
+(``app.play.fairness``). Importing replays every move through the engine first: a
 record either becomes a room that is the same game move for move, or is refused
 with the number of the first move that does not fit and the engine's reason.
 
@@ -24,15 +24,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from app import store
-from app.actor import hash_token
 from app.core.errors import ApiError
 from app.core.text import display_name
-from app.fairness import IMPORTED_SALT, commitment, new_salt
+from app.play import store
+from app.play.actor import hash_token
+from app.play.fairness import IMPORTED_SALT, commitment, new_salt
+from app.play.rooms import RoomRules, Rooms, new_token
+from app.play.state import RoomState, apply, to_snapshot
 from app.record_models import FORMAT, BadRecord, Record, from_json
 from app.replay import Replays
-from app.rooms import RoomRules, Rooms, new_token
-from app.roomstate import RoomState, apply, to_snapshot
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 

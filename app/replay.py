@@ -3,7 +3,7 @@
 A step is the game after its first ``step`` moves. It is rebuilt from the
 nearest snapshot of that game at or before the step (or from the deal) plus the
 moves after it, and kept in a small cache, so stepping back and forth costs a
-few engine moves at most. What a step shows is decided by app/access.py, as for
+few engine moves at most. What a step shows is decided by app/play/access.py, as for
 the live views: while the game runs, the person holding a seat *now* sees that
 seat's hand as it was at each step, and everyone else (a freed seat's old token
 too) the public view; once the game is over every seat's view may be asked for,
@@ -18,11 +18,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from app import access, store
-from app.access import hash_token
 from app.core.errors import ApiError, not_found
-from app.rooms import Rooms
-from app.roomstate import RoomState, apply, from_snapshot
+from app.play import access, store
+from app.play.access import hash_token
+from app.play.rooms import Rooms
+from app.play.state import RoomState, apply, from_snapshot
 from engines import get_engine
 from engines.base import Engine
 
@@ -213,7 +213,7 @@ class Replays:
         self, room_id: str, entry: GameEntry, token: str | None, session: Any = None
     ) -> int | None:
         """The seat ``token`` holds in that game: in a running game the seat it holds now
-        (app/access.py), in a finished one the seat it held at the end. ``None`` for a
+        (app/play/access.py), in a finished one the seat it held at the end. ``None`` for a
         spectator, a freed seat's old token and another room's token."""
         if token is None:
             return None

@@ -1,5 +1,5 @@
-"""REST routes for seats in a running game, the host's role and deadlines (see app/seats.py,
-app/deadlines.py)."""
+"""REST routes for seats in a running game, the host's role and deadlines (see app/play/seats.py,
+app/play/deadlines.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.access import seat_in
 from app.api import ERRORS, RoomId, Svc, Token, _state, get_room
-from app.deadlines import turn_seconds, with_clocks
-from app.schemas import HandHost, HandOver
-from app.views import room_info
+from app.play.access import seat_in
+from app.play.deadlines import turn_seconds, with_clocks
+from app.play.schemas import HandHost, HandOver
+from app.play.views import room_info
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 

@@ -16,15 +16,15 @@ from app.core.db import make_engine, make_sessionmaker
 from app.core.duty import Duty, duty_key
 from app.core.limits import RateLimit
 from app.core.redislink import RedisLink
-from app.deadlines import Deadlines
 from app.hub import Hub
 from app.outbox import Outbox
+from app.play.deadlines import Deadlines
+from app.play.rooms import Rooms
+from app.play.seats import Seats
+from app.play.state import RoomState
+from app.play.store import DeadlineRecord, Store
 from app.presence import Presence, make_presence
 from app.pubsub import Doorbell, make_doorbell
-from app.rooms import Rooms
-from app.roomstate import RoomState
-from app.seats import Seats
-from app.store import DeadlineRecord, Store
 
 
 async def remind(session: Any, state: RoomState, deadline: DeadlineRecord) -> None:

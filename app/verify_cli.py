@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from app.fairness import verify
+from app.play.fairness import verify
 from app.record_models import BadRecord, parse
 
 # far more than any record of a real game (a server takes 1 MiB)

@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app import store
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.core.migrate import upgrade
-from app.store import RoomRecord, Store
+from app.play import store
+from app.play.store import RoomRecord, Store
 
 TASKS = int(os.environ.get("TASKS", "16"))
 DURATION_S = float(os.environ.get("DURATION_S", "5"))

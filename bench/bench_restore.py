@@ -51,8 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.core.config import Settings, async_url
 from app.core.migrate import upgrade
-from app.rooms import RoomRules, Rooms
-from app.roomstate import RoomState
+from app.play.rooms import RoomRules, Rooms
+from app.play.state import RoomState
 from app.services import Services
 from bench.common import figures, say
 from tests.pg import run_sql

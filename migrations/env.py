@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import app.alert_models  # noqa: F401  (its tables join Base.metadata)
 from app.core.config import get_settings
-from app.models import Base
+from app.play.tables import Base
 
 config = context.config
 if config.config_file_name and config.attributes.get("configure_logging", True):

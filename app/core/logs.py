@@ -26,7 +26,7 @@ from urllib.parse import unquote_plus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.roomstate import RoomState
+from app.play.state import RoomState
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 room_id: ContextVar[str | None] = ContextVar("room_id", default=None)

@@ -18,14 +18,14 @@ from typing import Any
 
 import httpx
 
-from app import store
 from app.bots import BotPool
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
-from app.rooms import RoomRules, Rooms
-from app.roomstate import RoomState, fold
+from app.play import store
+from app.play.rooms import RoomRules, Rooms
+from app.play.state import RoomState, fold
+from app.play.store import Store
 from app.services import Services
-from app.store import Store
 from engines import get_engine
 from tests.app.live import (
     HANG,

@@ -14,7 +14,7 @@ import pytest
 
 from app.core.config import Settings
 from app.core.migrate import upgrade
-from app.rooms import RoomRules
+from app.play.rooms import RoomRules
 from app.services import Services
 from tests.server import ROOT, ServerProcess, free_port
 

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from app import store
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.errors import ApiError
-from app.rooms import RoomRules
-from app.roomstate import RoomState
+from app.play import store
+from app.play.rooms import RoomRules
+from app.play.state import RoomState
+from app.play.store import DeadlineRecord
 from app.services import Services
-from app.store import DeadlineRecord
 
 HOUR = 3600
 

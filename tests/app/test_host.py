@@ -11,11 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from app.actor import hash_token
 from app.core.config import Settings
 from app.main import create_app
-from app.models import Snapshot
-from app.rooms import RoomRules
+from app.play.actor import hash_token
+from app.play.rooms import RoomRules
+from app.play.tables import Snapshot
 from app.services import Services
 
 HOOK = {"url": "http://127.0.0.1:9/hook", "shape": "json"}

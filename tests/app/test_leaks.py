@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.core.config import Settings
 from app.main import create_app
-from app.rooms import hash_token
+from app.play.rooms import hash_token
 from tests.app.inprocess_socket import receive_text
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, None)

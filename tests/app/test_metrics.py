@@ -12,13 +12,13 @@ from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from app import store
 from app.core.config import Settings
 from app.main import create_app
 from app.metrics import Metrics
-from app.rooms import RoomRules
+from app.play import store
+from app.play.rooms import RoomRules
+from app.play.store import Conflict
 from app.services import Services
-from app.store import Conflict
 
 TOKEN = "scrape-me-0123456789"
 

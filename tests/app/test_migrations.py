@@ -25,12 +25,12 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import app
 from app.core.migrate import alembic_config, downgrade, upgrade
-from app.models import Base
+from app.play.tables import Base
 
 
 def _every_model() -> MetaData:
     """``Base.metadata`` once every app module is imported: model modules beside
-    app/models.py (the alert tables, say) add their tables to it when imported."""
+    app/play/tables.py (the alert tables, say) add their tables to it when imported."""
     for module in pkgutil.iter_modules(app.__path__):
         if module.name != "__main__":
             importlib.import_module(f"app.{module.name}")

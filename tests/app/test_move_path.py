@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from app import store as store_module
 from app.core.errors import ApiError
-from app.rooms import RoomRules, StateCache
-from app.roomstate import RoomState, from_snapshot, to_snapshot
+from app.play import store as store_module
+from app.play.rooms import RoomRules, StateCache
+from app.play.state import RoomState, from_snapshot, to_snapshot
+from app.play.store import EventRecord, RoomRecord
 from app.services import Services
-from app.store import EventRecord, RoomRecord
 
 NO_RULES = RoomRules()
 

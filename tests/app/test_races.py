@@ -41,12 +41,12 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from app import store
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
-from app.rooms import hash_token
-from app.roomstate import RoomState, fold
-from app.store import EventRecord, Store
+from app.play import store
+from app.play.rooms import hash_token
+from app.play.state import RoomState, fold
+from app.play.store import EventRecord, Store
 from engines import get_engine
 from tests.server import ServerProcess
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from app import store
 from app.core.errors import ApiError
-from app.rooms import RoomRules
-from app.roomstate import RoomState, fold
+from app.play import store
+from app.play.rooms import RoomRules
+from app.play.state import RoomState, fold
+from app.play.views import seat_state
 from app.services import Services
-from app.views import seat_state
 
 NO_RULES = RoomRules()
 

@@ -11,11 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.actor import hash_token
 from app.alert_models import AlertChannel, AlertSeat
 from app.core.config import Settings
 from app.core.db import make_engine
 from app.main import create_app
+from app.play.actor import hash_token
 from tests.app.alerting import drop_addresses
 
 

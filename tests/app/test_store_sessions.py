@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from app import store
 from app.core.db import make_sessionmaker
+from app.play import store
+from app.play.rooms import RoomRules
+from app.play.state import RoomState
+from app.play.store import NestedTransaction, Store
 from app.replay import Replays
-from app.rooms import RoomRules
-from app.roomstate import RoomState
 from app.services import Services
-from app.store import NestedTransaction, Store
 
 # a hang guard: a deadlock fails here in seconds instead of stalling the run
 GUARD = 20.0

@@ -1,4 +1,4 @@
-"""The exact shape of what app/views.py sends: room info, seat list, events, state.
+"""The exact shape of what app/play/views.py sends: room info, seat list, events, state.
 
 The leak tests check what a message must not carry; these check every field it
 must carry, with its value, in the lobby, while playing and once the game is
@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.main import create_app
-from app.rooms import RoomRules
+from app.play.rooms import RoomRules
+from app.play.views import StateMessages, encode, seat_list, seat_state
 from app.services import Services
-from app.views import StateMessages, encode, seat_list, seat_state
 from tests.app.inprocess_socket import receive_text
 
 RULES = {

@@ -16,11 +16,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from app import store
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
-from app.roomstate import RoomState, fold
-from app.store import Store
+from app.play import store
+from app.play.state import RoomState, fold
+from app.play.store import Store
 from engines import get_engine
 from tests.server import ServerProcess
 

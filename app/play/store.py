@@ -22,7 +22,7 @@ from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.models import Deadline, Event, Room, Seat, Snapshot
+from app.play.tables import Deadline, Event, Room, Seat, Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from app import store
 from app.core.clock import clock
-from app.rooms import RETRIES, Rooms
-from app.roomstate import RoomState
-from app.store import Conflict, DeadlineRecord
+from app.play import store
+from app.play.rooms import RETRIES, Rooms
+from app.play.state import RoomState
+from app.play.store import Conflict, DeadlineRecord
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ import contextlib
 import logging
 from datetime import timedelta
 
-from app import store
 from app.core.clock import Clock, clock
 from app.core.duty import Duty
-from app.store import Store
+from app.play import store
+from app.play.store import Store
 
 log = logging.getLogger(__name__)
 

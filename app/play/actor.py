@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.access import hash_token, holder
 from app.core.errors import ApiError, bad_token
-from app.roomstate import RoomState
+from app.play.access import hash_token, holder
+from app.play.state import RoomState
 
 __all__ = ["Actor", "hash_token"]
 

@@ -16,13 +16,13 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from app import store
-from app.access import is_host, require_host, seat_in
-from app.actor import Actor, hash_token
 from app.core.errors import ApiError, not_found, stale
-from app.fairness import commitment, new_salt
-from app.roomstate import RoomState, fold, from_snapshot, to_snapshot
-from app.store import Conflict, RoomRecord, SeatRecord, Store
+from app.play import store
+from app.play.access import is_host, require_host, seat_in
+from app.play.actor import Actor, hash_token
+from app.play.fairness import commitment, new_salt
+from app.play.state import RoomState, fold, from_snapshot, to_snapshot
+from app.play.store import Conflict, RoomRecord, SeatRecord, Store
 
 __all__ = ["RETRIES", "RoomRules", "Rooms", "StateCache", "hash_token", "new_token", "seat_in"]
 from engines import ENGINES, get_engine
@@ -56,7 +56,7 @@ class RoomRules:
     start_when_full: bool = False
     anyone_can_start: bool = False
     shuffle_seats: bool = False
-    # time per move (None: no limit) and what happens when it runs out (see app/deadlines.py)
+    # time per move (None: no limit) and what happens when it runs out (see app/play/deadlines.py)
     turn_seconds: int | None = None
     on_timeout: str = "bot_move"
 
@@ -522,7 +522,7 @@ class Rooms:
                 "salt": salt,
                 "commitment": commitment(seed, salt),
             }
-            # seed and salt stay private until the game is over (app/fairness.py)
+            # seed and salt stay private until the game is over (app/play/fairness.py)
             public = {k: v for k, v in data.items() if k not in ("seed", "salt")}
 
             async def reseat(session: Any, order: list[int] = order) -> None:

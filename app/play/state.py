@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.store import EventRecord, RoomRecord, SeatRecord
+from app.play.store import EventRecord, RoomRecord, SeatRecord
 from engines import get_engine
 from engines.base import Engine
 
@@ -73,7 +73,7 @@ class RoomState:
     # the room was made from a game record; its current game is that record's game
     imported: bool = False
     game_imported: bool = False
-    # the host's token hash: a person, whichever seat they sit in (app/access.py)
+    # the host's token hash: a person, whichever seat they sit in (app/play/access.py)
     host: str | None = None
 
     @property

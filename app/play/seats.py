@@ -4,7 +4,7 @@ claim it, and hand the host's role to someone else.
 A person who leaves (or whom the host replaces) keeps their token: a stand-in bot
 plays for them until they take the seat back. A seat the host frees loses its
 person for good; a bot plays it until someone claims it by the room's link. The
-host is a person (app/access.py): leaving keeps the role, and the host's own seat
+host is a person (app/play/access.py): leaving keeps the role, and the host's own seat
 can't be freed; the role moves only when the host hands it to the person in another
 seat. Every change is one event in the log, appended at the expected ``seq`` like
 any other, and who may make it is checked again on each state it is tried on.
@@ -15,14 +15,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app import alert_store, store
-from app.access import require_host, seat_in
-from app.actor import hash_token
+from app import alert_store
 from app.core.errors import ApiError
-from app.deadlines import stand_in_bot
-from app.rooms import RETRIES, Rooms, new_token
-from app.roomstate import HOST_CHANGED, RoomState
-from app.store import Conflict
+from app.play import store
+from app.play.access import require_host, seat_in
+from app.play.actor import hash_token
+from app.play.deadlines import stand_in_bot
+from app.play.rooms import RETRIES, Rooms, new_token
+from app.play.state import HOST_CHANGED, RoomState
+from app.play.store import Conflict
 
 Check = Callable[[RoomState], None]
 Event = tuple[str, dict[str, Any], dict[str, Any]]

@@ -13,9 +13,9 @@ from typing import Any
 
 import orjson
 
-from app.access import host_seat
-from app.roomstate import RoomState
-from app.store import EventRecord, SeatRecord
+from app.play.access import host_seat
+from app.play.state import RoomState
+from app.play.store import EventRecord, SeatRecord
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 
 from app.core.errors import ApiError, bad_token
-from app.roomstate import RoomState
+from app.play.state import RoomState
 
 
 def hash_token(token: str) -> str:
