@@ -9,7 +9,7 @@ from starlette.requests import HTTPConnection
 
 from app.core.errors import ApiError, not_found
 from app.core.text import chat_text, display_name, is_room_id
-from app.hub import CLOSE_NO_ROOM
+from app.live.hub import CLOSE_NO_ROOM
 from app.play.access import seat_in
 from app.play.actor import hash_token
 from app.play.deadlines import with_clocks

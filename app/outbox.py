@@ -39,9 +39,9 @@ from app.alerts import Alerts, waiting_for
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.errors import ApiError
+from app.live.presence import Presence
 from app.play.rooms import Rooms
 from app.play.state import RoomState
-from app.presence import Presence
 
 log = logging.getLogger("spieltisch.alerts")
 

@@ -10,21 +10,21 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.alerts import Alerts, enqueue_turn_alert
 from app.bots import BotRunner
-from app.catchup import CatchUp
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.core.duty import Duty, duty_key
 from app.core.limits import RateLimit
 from app.core.redislink import RedisLink
-from app.hub import Hub
+from app.live.catchup import CatchUp
+from app.live.doorbell import Doorbell, make_doorbell
+from app.live.hub import Hub
+from app.live.presence import Presence, make_presence
 from app.outbox import Outbox
 from app.play.deadlines import Deadlines
 from app.play.rooms import Rooms
 from app.play.seats import Seats
 from app.play.state import RoomState
 from app.play.store import DeadlineRecord, Store
-from app.presence import Presence, make_presence
-from app.pubsub import Doorbell, make_doorbell
 
 
 async def remind(session: Any, state: RoomState, deadline: DeadlineRecord) -> None:

@@ -176,7 +176,7 @@ export function parseServerMessage(text) {
  */
 
 /**
- * Close codes (app/hub.py): 1012 server restart, 4401 bad token, 4404 no room,
+ * Close codes (app/live/hub.py): 1012 server restart, 4401 bad token, 4404 no room,
  * 4400 protocol, 1008 abuse; anything else is a dropped connection.
  * @param {number} code
  * @returns {ClosePlan}

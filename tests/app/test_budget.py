@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.budget import KEEP, Budget
+from app.live.budget import KEEP, Budget
 
 
 class FakeClock:

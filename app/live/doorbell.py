@@ -7,7 +7,7 @@ the database (or their cache) and build each seat's own view.
 A bell is a hint, never the truth, so ringing one never fails the caller: a bell
 Redis does not take is kept and rung again once Redis answers, and every room
 this process serves catches up then (bells from other processes may have been
-lost meanwhile). The periodic catch-up (``app/catchup.py``) covers what is left.
+lost meanwhile). The periodic catch-up (``app/live/catchup.py``) covers what is left.
 """
 
 from __future__ import annotations

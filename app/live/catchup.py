@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 
-from app.hub import Hub
+from app.live.hub import Hub
 from app.play import store
 from app.play.rooms import Rooms
 

@@ -25,10 +25,12 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
-from app.budget import Budget
 from app.core.config import Settings
 from app.core.errors import ApiError, bad_token
 from app.core.text import chat_text
+from app.live.budget import Budget
+from app.live.doorbell import EVERY_ROOM, Doorbell
+from app.live.presence import Presence
 from app.play.access import hash_token, holder
 from app.play.actor import Actor
 from app.play.rooms import Rooms
@@ -36,8 +38,6 @@ from app.play.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
 from app.play.state import RoomState
 from app.play.store import EventRecord
 from app.play.views import StateMessages, encode, seat_state
-from app.presence import Presence
-from app.pubsub import EVERY_ROOM, Doorbell
 
 log = logging.getLogger(__name__)
 
