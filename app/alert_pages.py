@@ -11,7 +11,7 @@ import html
 
 from fastapi.responses import HTMLResponse
 
-from app.alert_texts import text
+from app.alerts.texts import text
 
 
 def page(

@@ -3,7 +3,7 @@
 Every route but the VAPID key and the links in mails needs the caller's seat token.
 An address, endpoint or URL is never sent back to anyone: the owner learns only
 that one is set. An address gets one mail asking to confirm it and nothing else
-until that mail's link is used (``app.mail_confirm``). The stop link in every mail
+until that mail's link is used (``app.alerts.confirm``). The stop link in every mail
 is bound to the seat by a random per-seat secret, and works as a plain GET from a
 mail client; the confirmation link's GET only shows a button that POSTs.
 """
@@ -19,18 +19,22 @@ from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import alert_pages, alert_store, mail_confirm, mailer, push
-from app.alert_store import CONFIRM, Confirmation
-from app.alert_texts import LANGS, text
+from app import alert_pages
+from app.alerts import confirm as mail_confirm
+from app.alerts import mail as mailer
+from app.alerts import push
+from app.alerts import store as alert_store
+from app.alerts.confirm import CONFIRM_VALID, key_hash
+from app.alerts.store import CONFIRM, Confirmation
+from app.alerts.texts import LANGS, text
+from app.alerts.webhooks import SHAPES, BadWebhook, check_url
 from app.api import ERRORS, Svc, Token
 from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import address_problem, storable
-from app.mail_confirm import CONFIRM_VALID, key_hash
 from app.play.access import hash_token, is_host, seat_in
 from app.play.state import ALERTS_ON
 from app.services import Services
-from app.webhooks import SHAPES, BadWebhook, check_url
 
 # the room id is checked for the whole app, as on every room route (app/api.py room_id)
 router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])

@@ -8,7 +8,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.alerts import Alerts, enqueue_turn_alert
+from app.alerts.due import Alerts, enqueue_turn_alert
+from app.alerts.outbox import Outbox
 from app.bots import BotRunner
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
@@ -19,7 +20,6 @@ from app.live.catchup import CatchUp
 from app.live.doorbell import Doorbell, make_doorbell
 from app.live.hub import Hub
 from app.live.presence import Presence, make_presence
-from app.outbox import Outbox
 from app.play.deadlines import Deadlines
 from app.play.rooms import Rooms
 from app.play.seats import Seats

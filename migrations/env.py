@@ -10,7 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-import app.alert_models  # noqa: F401  (its tables join Base.metadata)
+import app.alerts.tables  # noqa: F401  (its tables join Base.metadata)
 from app.core.config import get_settings
 from app.play.tables import Base
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app import alert_store
+from app.alerts import store as alert_store
 from app.core.errors import ApiError
 from app.play import store
 from app.play.access import require_host, seat_in

@@ -68,7 +68,7 @@ class RoomState:
     moves_since_snapshot: int = 0
     seats: tuple[SeatInfo, ...] = ()
     mover: int | None = None
-    # someone set up turn alerts here once (app/alerts.py): without, moves skip them
+    # someone set up turn alerts here once (app/alerts/due.py): without, moves skip them
     alerts: bool = False
     # the room was made from a game record; its current game is that record's game
     imported: bool = False

@@ -75,7 +75,7 @@ def outbox(client: TestClient, room: str) -> list[dict[str, Any]]:
     """The room's outbox rows, oldest first, as plain dicts."""
     from sqlalchemy import select
 
-    from app.alert_models import OutboxRow
+    from app.alerts.tables import OutboxRow
 
     svc = services(client)
 

@@ -195,7 +195,7 @@ def test_a_finished_game_leaves_no_alert_behind_and_a_rematch_alerts_afresh(
 
 
 def test_at_most_one_alert_per_seat_and_turn_even_when_queued_twice(client: TestClient) -> None:
-    from app import alerts
+    from app.alerts import due as alerts
     from tests.app.alerting import services
 
     room, (anna, ben) = table(client)
@@ -316,7 +316,7 @@ def test_only_the_host_sets_the_webhook_and_no_one_sees_it(
     ],
 )
 async def test_webhooks_to_private_addresses_are_refused(url: str) -> None:
-    from app import webhooks
+    from app.alerts import webhooks
 
     with pytest.raises(webhooks.BadWebhook):
         await webhooks.check_url(url, allow_private=False)
@@ -347,7 +347,7 @@ def test_a_public_address_passes_the_guard(settings: Settings) -> None:
 
 
 async def test_the_guard_is_checked_again_before_each_call() -> None:
-    from app import outbound, webhooks
+    from app.alerts import outbound, webhooks
 
     client = outbound.Outbound(allow_private=False)
     try:
@@ -371,7 +371,7 @@ def test_push_endpoints_on_private_addresses_are_refused(settings: Settings) -> 
 def test_closed_alerts_are_forgotten_after_a_week_and_pending_ones_kept(
     client: TestClient, receiver: HttpReceiver
 ) -> None:
-    from app import alert_store
+    from app.alerts import store as alert_store
     from tests.app.alerting import services
 
     room, (anna, ben) = table(client)

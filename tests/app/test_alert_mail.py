@@ -120,7 +120,7 @@ def test_a_one_click_post_to_the_stop_link_stops_the_mails(client: TestClient) -
     client.put(
         f"/api/rooms/{room}/alerts/email", json={"address": f"ben.{room}@x.org"}, headers=auth(ben)
     )
-    from app import alert_store
+    from app.alerts import store as alert_store
     from app.play.rooms import hash_token
     from tests.app.alerting import services
 
@@ -248,7 +248,7 @@ def test_addresses_are_checked_and_mail_needs_a_server(settings: Settings) -> No
 def test_a_reminder_queued_by_another_part_goes_out_at_once_with_its_own_words(
     client: TestClient, smtp: SmtpServer
 ) -> None:
-    from app import alerts
+    from app.alerts import due as alerts
     from tests.app.alerting import services
 
     room, (anna, ben) = table(client)

@@ -2,7 +2,7 @@
 bounded read of the answer, and alerts sent side by side.
 
 Real receivers on loopback (plain, TLS, trickling, huge), a real SMTP server, and the
-guard's resolver (``app.outbound.resolve``) driven by the test: a name whose answers
+guard's resolver (``app.alerts.outbound.resolve``) driven by the test: a name whose answers
 change with every lookup, as a name with a TTL of 0 can.
 """
 
@@ -20,8 +20,8 @@ from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 from py_vapid import Vapid
 
-from app import outbound, push, webhooks
-from app.alert_keys import AlertKeys
+from app.alerts import outbound, push, webhooks
+from app.alerts.keys import AlertKeys
 from app.core.clock import clock
 from app.core.config import Settings
 from app.main import create_app
@@ -383,7 +383,7 @@ def test_alerts_of_one_room_sent_side_by_side_keep_its_hourly_cap(
 ) -> None:
     """A turn alert and a reminder for one room's webhook, due together and claimed in one
     batch: with a cap of one an hour exactly one goes out, the other waits."""
-    from app import alerts
+    from app.alerts import due as alerts
 
     with _client(settings, webhook_allow_private=True, alert_room_hourly_cap=1) as client:
         room, (anna, _) = table(client)

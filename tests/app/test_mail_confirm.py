@@ -231,7 +231,7 @@ def test_the_confirmation_key_is_kept_only_as_its_hash(
 ) -> None:
     from sqlalchemy import select
 
-    from app.alert_models import AlertChannel
+    from app.alerts.tables import AlertChannel
 
     room, (_, ben) = table(client)
     _put(client, room, ben, f"ben.{room}@example.org")

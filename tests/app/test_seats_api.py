@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.alert_models import AlertChannel, AlertSeat
+from app.alerts.tables import AlertChannel, AlertSeat
 from app.core.config import Settings
 from app.core.db import make_engine
 from app.main import create_app

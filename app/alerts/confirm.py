@@ -22,8 +22,9 @@ import secrets
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from app import alert_store, mailer
-from app.alert_store import CONFIRM, DAY, Channel, Due
+from app.alerts import mail as mailer
+from app.alerts import store as alert_store
+from app.alerts.store import CONFIRM, DAY, Channel, Due
 from app.core.clock import clock
 from app.core.config import Settings
 from app.play.state import RoomState

@@ -17,7 +17,7 @@ Before sending, the worker checks again that the game still waits for the seat,
 that the same person still sits there and does not have the room open, and that
 the room's hourly cap on this channel is not reached (then it waits for a slot).
 Mail goes only to confirmed addresses, within each address's own caps, and the
-first mail to an address asks to confirm it (``app.mail_confirm``). Links in
+first mail to an address asks to confirm it (``app.alerts.confirm``). Links in
 mails and webhooks start with ``PUBLIC_URL``, never with anything a request said.
 """
 
@@ -31,11 +31,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from app import alert_store, mail_confirm, mailer, outbound, push, webhooks
-from app.alert_keys import AlertKeys, load_keys
-from app.alert_store import CONFIRM, Due
-from app.alert_texts import text, title
-from app.alerts import Alerts, waiting_for
+from app.alerts import confirm as mail_confirm
+from app.alerts import mail as mailer
+from app.alerts import outbound, push, webhooks
+from app.alerts import store as alert_store
+from app.alerts.due import Alerts, waiting_for
+from app.alerts.keys import AlertKeys, load_keys
+from app.alerts.store import CONFIRM, Due
+from app.alerts.texts import text, title
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.errors import ApiError

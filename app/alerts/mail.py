@@ -15,7 +15,7 @@ from email.utils import make_msgid
 
 import aiosmtplib
 
-from app.alert_texts import text, title
+from app.alerts.texts import text, title
 from app.core.config import Settings
 
 

@@ -3,7 +3,7 @@
 A URL must be http(s) and resolve only to public addresses: private, loopback,
 link-local and other special ranges are refused unless ``WEBHOOK_ALLOW_PRIVATE``
 is set, so a room cannot make the server call into its own network. The check
-runs when the URL is set, and each call goes through ``app.outbound``, which looks
+runs when the URL is set, and each call goes through ``app.alerts.outbound``, which looks
 the name up once, checks every address and connects to exactly those. Redirects are
 not followed; a call has one deadline as a whole and reads at most a few KB of the answer.
 """
@@ -14,8 +14,8 @@ import json
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from app import outbound
-from app.alert_texts import text
+from app.alerts import outbound
+from app.alerts.texts import text
 
 Shape = Literal["discord", "slack", "json"]
 SHAPES: tuple[Shape, ...] = ("discord", "slack", "json")

@@ -4,7 +4,7 @@ The payload is encrypted with the subscription's keys (RFC 8291, ``aes128gcm``,
 through ``pywebpush``) and the request is signed with the server's VAPID key
 (RFC 8292). A push service answering 404 or 410 says the subscription is gone. Endpoints pass
 the same address guard as webhooks (``WEBHOOK_ALLOW_PRIVATE``) and the request goes
-through the same pinned client (``app.outbound``): a subscription can't make the server
+through the same pinned client (``app.alerts.outbound``): a subscription can't make the server
 call into its own network, however its name answers.
 """
 
@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 from pywebpush import WebPusher
 
-from app import outbound
-from app.alert_keys import AlertKeys
+from app.alerts import outbound
+from app.alerts.keys import AlertKeys
 
 TTL_SECONDS = 24 * 3600
 

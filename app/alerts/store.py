@@ -18,7 +18,7 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.alert_models import AlertAddress, AlertChannel, AlertKey, AlertSeat, OutboxRow
+from app.alerts.tables import AlertAddress, AlertChannel, AlertKey, AlertSeat, OutboxRow
 
 PENDING = "pending"
 CONFIRM = "confirm"  # the outbox kind of a confirmation mail (not a turn alert)

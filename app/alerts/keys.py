@@ -21,7 +21,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid
 
-from app import alert_store
+from app.alerts import store as alert_store
 from app.core.config import Settings
 from app.play.store import Store
 

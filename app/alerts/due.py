@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from app import alert_store
+from app.alerts import store as alert_store
 from app.core.clock import clock
 from app.play.state import RoomState
 
