@@ -42,7 +42,7 @@ class Problem(Exception):
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["verify"]:
-        from app.verify_cli import main as verify_main
+        from app.history.verify_cli import main as verify_main
 
         return verify_main(args[1:])
     if not args or args[0] not in (*VERBS, "-h", "--help"):
@@ -94,7 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     restore_.add_argument("path")
     verbs.add_parser("check", help="check the settings, the database and Redis")
-    verbs.add_parser("verify", help="check a game record's deal and moves (app/verify_cli.py)")
+    verbs.add_parser(
+        "verify", help="check a game record's deal and moves (app/history/verify_cli.py)"
+    )
     return parser
 
 

@@ -159,7 +159,7 @@ def parse(text: str) -> list[dict[str, list[str]]]:
 
 
 def read(text: str, name_max: int = 40) -> dict[str, Any]:
-    """A ``.blksgf`` game as a game record (``app.records``), moves named by piece.
+    """A ``.blksgf`` game as a game record (``app.history.records``), moves named by piece.
 
     The players' names (``PB``, ``PW``) follow the rules of names typed in
     (``app.core.text.display_name``), cut to ``name_max`` characters."""

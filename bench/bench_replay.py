@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.config import Settings
 from app.core.migrate import upgrade
-from app.records import import_record
-from app.replay import Replays
+from app.history.records import import_record
+from app.history.replay import Replays
 from app.services import Services
 from engines import get_engine
 

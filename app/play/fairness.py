@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.record_models import BadRecord, Record, from_json
+from app.history.format import BadRecord, Record, from_json
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from app.core.db import make_sessionmaker
+from app.history.replay import Replays
 from app.play import store
 from app.play.rooms import RoomRules
 from app.play.state import RoomState
 from app.play.store import NestedTransaction, Store
-from app.replay import Replays
 from app.services import Services
 
 # a hang guard: a deadlock fails here in seconds instead of stalling the run

@@ -11,8 +11,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from app.history.format import BadRecord, parse
 from app.play.fairness import verify
-from app.record_models import BadRecord, parse
 
 # far more than any record of a real game (a server takes 1 MiB)
 MAX_BYTES = 16 * 1024 * 1024

@@ -26,13 +26,13 @@ from typing import Any
 
 from app.core.errors import ApiError
 from app.core.text import display_name
+from app.history.format import FORMAT, BadRecord, Record, from_json
+from app.history.replay import Replays
 from app.play import store
 from app.play.actor import hash_token
 from app.play.fairness import IMPORTED_SALT, commitment, new_salt
 from app.play.rooms import RoomRules, Rooms, new_token
 from app.play.state import RoomState, apply, to_snapshot
-from app.record_models import FORMAT, BadRecord, Record, from_json
-from app.replay import Replays
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 
