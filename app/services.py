@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.alerts.due import Alerts, enqueue_turn_alert
 from app.alerts.outbox import Outbox
-from app.bots import BotRunner
+from app.bots.runner import BotRunner
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.core.duty import Duty, duty_key

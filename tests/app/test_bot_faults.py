@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from app.bots import BotPool
+from app.bots.runner import BotPool
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.play import store

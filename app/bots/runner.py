@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.bot_worker import choose_move
+from app.bots.worker import choose_move
 from app.core.clock import clock
 from app.core.duty import Duty
 from app.core.errors import ApiError
