@@ -109,7 +109,7 @@ async def measure(server: ServerProcess) -> dict[str, Any]:
             rooms += await asyncio.gather(*(open_room(http, server.ws_url, n) for n in batch))
         setup_s = time.perf_counter() - began
     say(f"{MATCHES} rooms ready in {setup_s:.1f} s; playing {CONCURRENCY} at once")
-    # as the server does after its start (app/main.py): what lives for the whole run is
+    # as the server does after its start (app/web/app.py): what lives for the whole run is
     # kept out of the collector's full passes, so the client's own garbage collection
     # does not stand in for the server's latency
     gc.freeze()

@@ -12,11 +12,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.core.config import Settings
-from app.main import create_app
 from app.play.actor import hash_token
 from app.play.rooms import RoomRules
 from app.play.tables import Snapshot
 from app.services import Services
+from app.web.app import create_app
 
 HOOK = {"url": "http://127.0.0.1:9/hook", "shape": "json"}
 

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.core.config import Settings
-from app.main import create_app
 from app.play.rooms import hash_token
+from app.web.app import create_app
 from tests.app.inprocess_socket import receive_text
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, None)

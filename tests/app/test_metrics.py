@@ -13,12 +13,12 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
 from app.core.config import Settings
-from app.main import create_app
-from app.metrics import Metrics
 from app.play import store
 from app.play.rooms import RoomRules
 from app.play.store import Conflict
 from app.services import Services
+from app.web.app import create_app
+from app.web.metrics import Metrics
 
 TOKEN = "scrape-me-0123456789"
 

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from app.core.config import Settings
-from app.main import create_app
 from app.play.fairness import commitment, verify
+from app.web.app import create_app
 from engines import get_engine
 from tests.app.records_help import bot_record
 

@@ -13,12 +13,12 @@ from typing import Any
 import httpx
 import pytest
 
-from app import health
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.play.rooms import RoomRules, Rooms
 from app.play.store import Store
 from app.services import Services
+from app.web import health
 from engines import get_engine
 from tests.app.live import Tab, auth, create, eventually, get_state, healthz, online, rest_move
 from tests.redis_server import RedisServer

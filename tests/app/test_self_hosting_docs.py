@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.metrics import Metrics
+from app.web.metrics import Metrics
 from tests.server import ROOT
 
 GUIDE = (ROOT / "docs" / "self-hosting.md").read_text()

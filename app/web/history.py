@@ -8,13 +8,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from app import sgf
-from app.api import ERRORS, Svc, Token, _client
 from app.core.errors import ApiError
 from app.history.format import BadRecord, Record, from_json, parse, record_schema
 from app.history.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.history.replay import Replays, tally
 from app.play.fairness import verify
 from app.services import Services
+from app.web.rooms import ERRORS, Svc, Token, _client
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 

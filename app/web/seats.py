@@ -7,11 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api import ERRORS, RoomId, Svc, Token, _state, get_room
 from app.play.access import seat_in
 from app.play.deadlines import turn_seconds, with_clocks
 from app.play.schemas import HandHost, HandOver
 from app.play.views import room_info
+from app.web.rooms import ERRORS, RoomId, Svc, Token, _state, get_room
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 

@@ -14,9 +14,6 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import health
-from app.alerts_api import router as alerts_router
-from app.api import room_id, router
 from app.core.cautions import warn_at_start
 from app.core.config import Settings, get_settings
 from app.core.dblock import hold_shared, sqlite_path
@@ -24,16 +21,19 @@ from app.core.errors import ApiError
 from app.core.limits import BodyLimit, SecurityHeaders
 from app.core.logs import RequestContext, note_room
 from app.core.migrate import upgrade
-from app.metrics import Metrics, SocketCounter
-from app.metrics import router as metrics_router
 from app.play.retention import Retention
-from app.replay_api import router as replay_router
-from app.seats_api import router as seats_router
 from app.services import Services
-from app.site import router as site_router
+from app.web import health
+from app.web.alerts import router as alerts_router
+from app.web.history import router as replay_router
+from app.web.metrics import Metrics, SocketCounter
+from app.web.metrics import router as metrics_router
+from app.web.rooms import room_id, router
+from app.web.seats import router as seats_router
+from app.web.site import router as site_router
 from engines import ENGINES
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
         version="0.1.0",
         lifespan=lifespan,
-        # every API route with a room in its path checks the id first (app/api.py)
+        # every API route with a room in its path checks the id first (app/web/rooms.py)
         dependencies=[Depends(room_id)],
     )
     app.include_router(router)

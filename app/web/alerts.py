@@ -19,7 +19,6 @@ from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import alert_pages
 from app.alerts import confirm as mail_confirm
 from app.alerts import mail as mailer
 from app.alerts import push
@@ -28,15 +27,16 @@ from app.alerts.confirm import CONFIRM_VALID, key_hash
 from app.alerts.store import CONFIRM, Confirmation
 from app.alerts.texts import LANGS, text
 from app.alerts.webhooks import SHAPES, BadWebhook, check_url
-from app.api import ERRORS, Svc, Token
 from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import address_problem, storable
 from app.play.access import hash_token, is_host, seat_in
 from app.play.state import ALERTS_ON
 from app.services import Services
+from app.web import pages as alert_pages
+from app.web.rooms import ERRORS, Svc, Token
 
-# the room id is checked for the whole app, as on every room route (app/api.py room_id)
+# the room id is checked for the whole app, as on every room route (app/web/rooms.py room_id)
 router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
 
 Lang = Literal["en", "de", "fr"]
