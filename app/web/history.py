@@ -7,14 +7,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from app import sgf
 from app.core.errors import ApiError
+from app.core.text import display_name
 from app.history.format import BadRecord, Record, from_json, parse, record_schema
 from app.history.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.history.replay import Replays, tally
 from app.play.fairness import verify
 from app.services import Services
 from app.web.rooms import ERRORS, Svc, Token, _client
+from engines.blokus import sgf
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -188,7 +189,18 @@ async def import_sgf(request: Request, svc: Svc) -> dict[str, Any]:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         text = body.decode("latin-1")
-    read = sgf.read(text, svc.settings.name_max_chars)
+    try:
+        read = sgf.read(text, svc.settings.name_max_chars)
+    except sgf.SgfError as exc:
+        if exc.code == "illegal_move":
+            extra = {"move": exc.move, **({"reason": exc.reason} if exc.reason else {})}
+            raise ApiError(422, "illegal_move", exc.message, **extra) from exc
+        raise ApiError(400, exc.code, exc.message) from exc
+    for key, name in zip(("PB", "PW"), read["names"], strict=False):
+        try:  # the file's names follow the rules of names typed in
+            display_name(name, svc.settings.name_max_chars)
+        except ApiError as bad:
+            raise ApiError(400, "bad_sgf", f"{key}[…]: {bad.message}") from bad
     try:
         record = from_json(read)
     except BadRecord as exc:

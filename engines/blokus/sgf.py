@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.core.errors import ApiError
-from app.core.text import display_name
 from engines import get_engine
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS
@@ -42,8 +40,23 @@ MAX_PROP_NAME = 32
 PIECE_MAX = 5
 
 
-def _bad(message: str) -> ApiError:
-    return ApiError(400, "bad_sgf", message)
+class SgfError(ValueError):
+    """A file that can't be read as a game: ``code`` is ``bad_sgf`` for one that is no
+    ``.blksgf`` file, ``illegal_move`` for one whose move ``move`` breaks the rules
+    (``reason`` as the engine gave it); ``message`` says so for a person."""
+
+    def __init__(
+        self, message: str, code: str = "bad_sgf", move: int | None = None, reason: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.move = move
+        self.reason = reason
+
+
+def _bad(message: str) -> SgfError:
+    return SgfError(message)
 
 
 def _shown(text: str) -> str:
@@ -56,7 +69,7 @@ def point(size: int, r: int, c: int) -> str:
 
 
 def cell(size: int, text: str) -> list[int]:
-    """``"f9"`` on a board of ``size`` as ``[row, col]``; 400 ``bad_sgf`` if not on it."""
+    """``"f9"`` on a board of ``size`` as ``[row, col]``; ``SgfError`` if not on it."""
     if len(text) > MAX_POINT:
         raise _bad(f"{_shown(text)} is not a point like 'f9'.")
     letters = text.rstrip("0123456789").lower()
@@ -161,8 +174,9 @@ def parse(text: str) -> list[dict[str, list[str]]]:
 def read(text: str, name_max: int = 40) -> dict[str, Any]:
     """A ``.blksgf`` game as a game record (``app.history.records``), moves named by piece.
 
-    The players' names (``PB``, ``PW``) follow the rules of names typed in
-    (``app.core.text.display_name``), cut to ``name_max`` characters."""
+    The players' names (``PB``, ``PW``) come cut to ``name_max`` characters and
+    otherwise as written: the import checks them as it checks every name. A file that
+    is none raises ``SgfError``."""
     nodes = parse(text.strip())
     root = nodes[0]
     game = (root.get("GM") or [""])[0]
@@ -214,11 +228,10 @@ def read(text: str, name_max: int = 40) -> dict[str, Any]:
             raise no_piece
         if state.turn != colour:
             expected = state.turn
-            raise ApiError(
-                422,
-                "illegal_move",
+            raise SgfError(
                 f"Move {number} is for colour {colour + 1}, but colour "
                 f"{'none' if expected is None else expected + 1} is to move.",
+                "illegal_move",
                 move=number,
                 reason="not_your_turn",
             )
@@ -227,19 +240,15 @@ def read(text: str, name_max: int = 40) -> dict[str, Any]:
         try:
             state = engine.play(state, seat, move)
         except ValueError as exc:
-            raise ApiError(
-                422, "illegal_move", f"Move {number} is illegal: {exc}", move=number
-            ) from exc
+            raise SgfError(f"Move {number} is illegal: {exc}", "illegal_move", move=number) from exc
         moves.append({"seat": seat, "move": move})
     names = [f"Player {i + 1}" for i in range(players)]
     if players == 2:
         for i, key in enumerate(("PB", "PW")):
             given = " ".join((root.get(key) or [""])[0].split())
             if given:
-                try:
-                    names[i] = display_name(given[:name_max], name_max)
-                except ApiError as exc:
-                    raise _bad(f"{key}[…]: {exc.message}") from exc
+                # checked as a typed name would be where the record is read (the import)
+                names[i] = given[:name_max]
     return {
         "format": "spieltisch-record",
         "format_version": 1,
