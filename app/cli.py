@@ -141,7 +141,7 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
         # each worker builds its own app (app.workers.worker_app) with migrations off
         uvicorn.run("app.workers:worker_app", factory=True, workers=workers, **options)
         return
-    from app.web.app import create_app
+    from app.services import create_app
 
     uvicorn.run(create_app(settings.model_copy(update={"auto_migrate": False})), **options)
 

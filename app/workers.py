@@ -47,7 +47,7 @@ def refusal(settings: Settings, workers: int) -> str | None:
 
 def worker_app() -> FastAPI:
     """The app of one worker process (uvicorn calls this in each): the parent migrated."""
-    from app.web.app import create_app
+    from app.services import create_app
 
     settings = get_settings()
     configure_logs(settings)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -42,7 +42,6 @@ from app.alerts.texts import text, title
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.errors import ApiError
-from app.live.presence import Presence
 from app.play.rooms import Rooms
 from app.play.state import RoomState
 
@@ -63,14 +62,16 @@ class _Line:
     tasks: int = 0  # holding or waiting for the lock
 
 
+# which seats of a room have it open somewhere (room id, players) -> {seat: open}
+Online = Callable[[str, int], Awaitable[Mapping[int, bool]]]
+
+
 class Outbox:
     """Sends the outbox of one database; ``start`` runs the loop, ``run_once`` one pass."""
 
-    def __init__(
-        self, rooms: Rooms, presence: Presence, alerts: Alerts, settings: Settings
-    ) -> None:
+    def __init__(self, rooms: Rooms, online: Online, alerts: Alerts, settings: Settings) -> None:
         self.rooms = rooms
-        self.presence = presence
+        self.online = online
         self.alerts = alerts
         self.settings = settings
         self._keys: AlertKeys | None = None
@@ -246,7 +247,7 @@ class Outbox:
             return "no person in the seat"
         if due.channel.token_hash is not None and sitting.token_hash != due.channel.token_hash:
             return "someone else sits there now"
-        online = await self.presence.online(state.room.id, state.room.players)
+        online = await self.online(state.room.id, state.room.players)
         if online.get(due.seat):
             return "the player has the room open"
         return None

@@ -153,7 +153,6 @@ class BotRunner:
         self._turns = asyncio.Semaphore(CONCURRENT_TURNS)
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
-        rooms.after_commit.append(self.notice)
 
     async def start(self) -> None:
         """Resume every running game with a bot, then keep sweeping for abandoned turns

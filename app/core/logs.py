@@ -26,7 +26,6 @@ from urllib.parse import unquote_plus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.play.state import RoomState
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 room_id: ContextVar[str | None] = ContextVar("room_id", default=None)
@@ -99,10 +98,10 @@ class RequestContext:
             room_id.reset(room_token)
 
 
-def note_room(state: RoomState) -> None:
+def note_room(room: str) -> None:
     """After a commit: a request that had no room in its path (creating one) now has one."""
     if room_id.get() is None:
-        room_id.set(state.room.id)
+        room_id.set(room)
 
 
 class ContextFilter(logging.Filter):

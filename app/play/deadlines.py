@@ -103,8 +103,6 @@ class Deadlines:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._known: dict[str, tuple[int, list[DeadlineRecord]]] = {}
-        rooms.on_append.append(self.within)
-        rooms.after_commit.append(self.notice)
 
     # -- inside every append ------------------------------------------------------
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.alerts import store as alert_store
 from app.core.errors import ApiError
 from app.play import store
 from app.play.access import require_host, seat_in
@@ -61,11 +60,17 @@ def _person_present(state: RoomState, seat: int) -> None:
         raise ApiError(409, "stood_in", "A bot already plays this seat.")
 
 
+# called inside the transaction that frees a seat with (session, room id, the token hash
+# of the person who held it): what is theirs in the room goes with them (their alerts)
+OnRelease = Callable[[Any, str, str], Awaitable[object]]
+
+
 class Seats:
     """The use cases; each checks against the newest state and retries a lost race."""
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
+        self.on_release: list[OnRelease] = []
 
     async def _change(
         self,
@@ -170,7 +175,8 @@ class Seats:
                 if info.token_hash is not None:
                     if not await store.release_seat(session, room_id, seat, info.token_hash):
                         raise Conflict("the seat changed")
-                    await alert_store.forget_person(session, room_id, info.token_hash)
+                    for forget in self.on_release:
+                        await forget(session, room_id, info.token_hash)
                 elif not await store.set_bot(session, room_id, seat, None):
                     raise Conflict("the seat changed")
 

@@ -32,9 +32,8 @@ from app.core.errors import ApiError
 from app.core.text import address_problem, storable
 from app.play.access import hash_token, is_host, seat_in
 from app.play.state import ALERTS_ON
-from app.services import Services
 from app.web import pages as alert_pages
-from app.web.rooms import ERRORS, Svc, Token
+from app.web.deps import ERRORS, Backend, Svc, Token
 
 # the room id is checked for the whole app, as on every room route (app/web/rooms.py room_id)
 router = APIRouter(prefix="/api/rooms/{room}/alerts", responses=ERRORS, tags=["alerts"])
@@ -98,7 +97,7 @@ def _url(value: str, code: str, what: str) -> str:
     return value
 
 
-async def _person(svc: Services, room: str, token: str | None) -> tuple[int, str]:
+async def _person(svc: Backend, room: str, token: str | None) -> tuple[int, str]:
     state = await svc.rooms.load(room)
     seat = seat_in(state, token)
     if seat is None or token is None:
@@ -106,7 +105,7 @@ async def _person(svc: Services, room: str, token: str | None) -> tuple[int, str
     return seat, hash_token(token)
 
 
-async def _settings(svc: Services, room: str, seat: int, person: str) -> dict[str, Any]:
+async def _settings(svc: Backend, room: str, seat: int, person: str) -> dict[str, Any]:
     """The caller's own alert settings; addresses are told as set, never shown."""
     state = await svc.rooms.load(room)
     async with svc.rooms.db.transaction() as session:
@@ -370,9 +369,7 @@ async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     return await _settings(svc, room, seat, person)
 
 
-async def _with_alerts_on(
-    svc: Services, room: str, write: Callable[[Any], Awaitable[None]]
-) -> None:
+async def _with_alerts_on(svc: Backend, room: str, write: Callable[[Any], Awaitable[None]]) -> None:
     """Add a channel with ``write``. The room's first one also appends ``alerts_on`` in
     the same transaction: moves skip all alert work in rooms without it, and a move
     raced against this is tried again on the state that has it."""
@@ -383,7 +380,7 @@ async def _with_alerts_on(
     await svc.rooms.note(room, ALERTS_ON, write)
 
 
-async def _host(svc: Services, room: str, person: str) -> None:
+async def _host(svc: Backend, room: str, person: str) -> None:
     if not is_host(await svc.rooms.load(room), person):
         raise ApiError(403, "not_creator", "Only the room's host can set its webhook.")
 

@@ -1,11 +1,9 @@
-"""The FastAPI app: routes, error shape, limits, static pages, start-up and shutdown."""
+"""The FastAPI app: routes, error shapes, limits and static pages over one process's parts."""
 
 from __future__ import annotations
 
-import asyncio
-import gc
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
@@ -14,64 +12,44 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.core.cautions import warn_at_start
-from app.core.config import Settings, get_settings
-from app.core.dblock import hold_shared, sqlite_path
+from app.core.config import Settings
 from app.core.errors import ApiError
 from app.core.limits import BodyLimit, SecurityHeaders
-from app.core.logs import RequestContext, note_room
-from app.core.migrate import upgrade
-from app.play.retention import Retention
-from app.services import Services
+from app.core.logs import RequestContext
 from app.web import health
 from app.web.alerts import router as alerts_router
+from app.web.deps import Backend, room_id
 from app.web.history import router as replay_router
 from app.web.metrics import Metrics, SocketCounter
 from app.web.metrics import router as metrics_router
-from app.web.rooms import room_id, router
+from app.web.rooms import router
 from app.web.seats import router as seats_router
 from app.web.site import router as site_router
-from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or get_settings()
+def build_app(
+    settings: Settings,
+    metrics: Metrics,
+    run: Callable[[], AbstractAsyncContextManager[Backend]],
+) -> FastAPI:
+    """The routes, error shapes, limits and pages; ``run`` is the process's life (built
+    by the composition root, ``app/services.py``): its parts serve the routes while it
+    lasts."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        warn_at_start(settings)
-        # while this app runs, `python -m app restore` is refused on its SQLite file
-        database = sqlite_path(settings.effective_database_url)
-        held = await asyncio.to_thread(hold_shared, database) if database is not None else None
-        if settings.auto_migrate:
-            await asyncio.to_thread(upgrade, settings.effective_database_url)
-        services = Services.build(settings)
-        app.state.services = services
-        metrics.attach(services)
-        services.rooms.after_commit.append(note_room)
-        retention = Retention(services.rooms.db, settings.retention_days, duty=services.duty)
-        app.state.retention = retention
-        await services.start()
-        retention.start()
-        await asyncio.to_thread(warm_engines)
-        # what exists now lives as long as the process: keep full collections off it
-        gc.freeze()
-        try:
+        async with run() as backend:
+            app.state.services = backend
             yield
-        finally:
-            await retention.stop()
-            await services.stop()
-            if held is not None:
-                held.release()
 
     app = FastAPI(
         title="Spieltisch",
         summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
         version="0.1.0",
         lifespan=lifespan,
-        # every API route with a room in its path checks the id first (app/web/rooms.py)
+        # every API route with a room in its path checks the id first (app/web/deps.py)
         dependencies=[Depends(room_id)],
     )
     app.include_router(router)
@@ -79,7 +57,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(seats_router)
     app.include_router(site_router)
     app.include_router(metrics_router)
-    metrics = Metrics()
     app.state.metrics = metrics
     app.include_router(replay_router)
     _errors(app)
@@ -101,17 +78,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SocketCounter, metrics=metrics)
     app.add_middleware(RequestContext)
     return app
-
-
-def warm_engines() -> None:
-    """Build each engine's tables now, not on the first player's move."""
-    for engine in ENGINES.values():
-        for players in engine.player_counts():
-            engine.new_game(players, 0)
-        for opt in engine.options:
-            for choice in opt.choices:
-                for players in engine.player_counts({opt.name: choice}):
-                    engine.legal_moves(engine.new_game(players, 0, {opt.name: choice}), 0)
 
 
 def _errors(app: FastAPI) -> None:

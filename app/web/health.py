@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.services import Services
+from app.web.deps import Backend
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ async def database(engine: AsyncEngine) -> dict[str, Any]:
     return {"status": "ok"}
 
 
-async def redis(services: Services) -> dict[str, Any] | None:
+async def redis(services: Backend) -> dict[str, Any] | None:
     """``None`` when no Redis is configured (one process, in-process doorbell)."""
     if services.redis is None:
         return None
@@ -49,7 +49,7 @@ async def redis(services: Services) -> dict[str, Any] | None:
     return services.doorbell.health()
 
 
-async def check(services: Services) -> tuple[int, dict[str, Any]]:
+async def check(services: Backend) -> tuple[int, dict[str, Any]]:
     """The HTTP status and the body: ``ok``, ``degraded`` (200) or ``down`` (503)."""
     checks: dict[str, Any] = {"database": await database(services.engine)}
     redis_check = await redis(services)

@@ -6,6 +6,7 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from starlette.requests import HTTPConnection
 
 from app.core.errors import ApiError
 from app.core.text import display_name
@@ -13,21 +14,15 @@ from app.history.format import BadRecord, Record, from_json, parse, record_schem
 from app.history.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.history.replay import Replays, tally
 from app.play.fairness import verify
-from app.services import Services
-from app.web.rooms import ERRORS, Svc, Token, _client
+from app.web.deps import ERRORS, Backend, Svc, Token, room_limited
 from engines.blokus import sgf
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
-def _replays(request: Request) -> Replays:
-    """One replay cache per app, beside the room use cases (the log never changes behind it)."""
-    found: Replays | None = getattr(request.app.state, "replays", None)
-    svc: Services = request.app.state.services
-    if found is None or found.rooms is not svc.rooms:
-        found = Replays(svc.rooms)
-        request.app.state.replays = found
-    return found
+def _replays(conn: HTTPConnection) -> Replays:
+    replays: Replays = conn.app.state.services.replays
+    return replays
 
 
 Rep = Annotated[Replays, Depends(_replays)]
@@ -149,12 +144,9 @@ def _record(body: bytes) -> Record:
         raise ApiError(400, "bad_record", exc.message) from exc
 
 
-async def _created(request: Request, svc: Services, record: Record) -> dict[str, Any]:
+async def _created(request: Request, svc: Backend, record: Record) -> dict[str, Any]:
     # an import makes a room: it counts against the same limit as POST /api/rooms
-    if not svc.room_limit.allow(_client(request)):
-        raise ApiError(
-            429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
-        )
+    room_limited(svc, request)
     state, tokens = await import_record(svc.rooms, record, svc.settings.name_max_chars)
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
     return {

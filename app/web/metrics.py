@@ -36,7 +36,7 @@ from app.core.config import Settings
 from app.core.errors import ApiError
 from app.play import store
 from app.play.state import RoomState
-from app.services import Services
+from app.web.deps import Backend
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Metrics:
 
     # -- room use cases ------------------------------------------------------------
 
-    def attach(self, services: Services) -> None:
+    def attach(self, services: Backend) -> None:
         """Hook into one process's services: appends, commits, pushes, the database."""
         services.rooms.on_append.append(self._on_append)
         services.rooms.after_commit.append(self._after_commit)
@@ -135,7 +135,7 @@ class Metrics:
         for counter, game in self._pending.pop((state.room.id, state.seq), ()):
             counter.labels(game).inc()
 
-    def _time_pushes(self, services: Services) -> None:
+    def _time_pushes(self, services: Backend) -> None:
         hub = services.hub
         push: Callable[[str], Awaitable[None]] | None = getattr(hub, "_push_room", None)
         if push is None:  # the hub changed shape: pushes go untimed rather than fail
@@ -177,7 +177,7 @@ class Metrics:
 
     # -- scrape --------------------------------------------------------------------
 
-    async def render(self, services: Services) -> bytes:
+    async def render(self, services: Backend) -> bytes:
         async with services.rooms.db.transaction() as session:
             counts = await store.count_rooms_by_status(session)
         for status in {*STATUSES, *counts}:
@@ -258,7 +258,7 @@ def from_this_machine(request: Request, settings: Settings) -> bool:
 
 @router.get("/metrics", include_in_schema=False)
 async def metrics(request: Request) -> Response:
-    services: Services = request.app.state.services
+    services: Backend = request.app.state.services
     settings = services.settings
     if not settings.metrics_enabled:
         raise ApiError(404, "not_found", "Metrics are switched off (METRICS_ENABLED).")

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
-from starlette.requests import HTTPConnection
+from fastapi import APIRouter, Query, Request, WebSocket
 
 from app.core.errors import ApiError, not_found
 from app.core.text import chat_text, display_name, is_room_id
 from app.live.hub import CLOSE_NO_ROOM
 from app.play.access import seat_in
 from app.play.actor import hash_token
-from app.play.deadlines import with_clocks
 from app.play.rooms import RoomRules
 from app.play.schemas import (
     MAX_SEQ,
@@ -21,74 +19,33 @@ from app.play.schemas import (
     ClaimSeat,
     CreatedRoom,
     CreateRoom,
-    ErrorBody,
     LegalForm,
     SetBot,
     StartGame,
     SubmitMove,
 )
-from app.play.state import RoomState
-from app.play.views import public_event, room_info, seat_state
-from app.services import Services
+from app.play.views import public_event
+from app.web.deps import (
+    ERRORS,
+    Backend,
+    RoomId,
+    SeatNo,
+    Svc,
+    Token,
+    room_limited,
+    room_message,
+    state_message,
+)
 from engines import ENGINES
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429)
-}
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
-def services(request: Request) -> Services:
-    svc: Services = request.app.state.services
-    return svc
-
-
-Svc = Annotated[Services, Depends(services)]
-
-
-def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
-    """``Authorization: Bearer <seat token>``; none means a spectator."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "Send the seat token as 'Authorization: Bearer <token>'.")
-    return token.strip()
-
-
-Token = Annotated[str | None, Depends(bearer)]
-
-
-def room_id(conn: HTTPConnection) -> None:
-    """The room id of every API route with ``{room}`` in its path, checked in this one
-    place: anything that can't be a room id is no room (and never reaches a query).
-
-    ``create_app`` makes it a dependency of the whole app, so no route, however new,
-    goes without it. The websocket answers a bad id itself, in its own error shape.
-    """
-    room = conn.path_params.get("room")
-    if room is None or conn.scope["type"] != "http" or not conn.url.path.startswith("/api/"):
-        return
-    if not isinstance(room, str) or not is_room_id(room):
-        raise not_found(str(room))
-
-
-RoomId = Annotated[str, Path(description="The room id from the link.")]
-SeatNo = Annotated[int, Path(ge=0, le=MAX_SEQ, description="The seat number, from 0.")]
-
-
-def _name(svc: Services, name: str) -> str:
+def _name(svc: Backend, name: str) -> str:
     return display_name(name, svc.settings.name_max_chars)
 
 
-def _client(request: Request) -> str:
-    """The caller's address; behind a trusted proxy (``TRUST_PROXY_HEADERS``) uvicorn has
-    already put the address that proxy saw here, never one the client claims."""
-    return request.client.host if request.client else "unknown"
-
-
-async def _spend(svc: Services, room: str, token: str | None) -> None:
+async def _spend(svc: Backend, room: str, token: str | None) -> None:
     """One message of the budget of the seat ``token`` holds, shared with that token's
     websockets; 429 when it is spent, 401 ``bad_token`` for a token of no seat here."""
     if token is None or seat_in(await svc.rooms.load(room), token) is None:
@@ -97,17 +54,6 @@ async def _spend(svc: Services, room: str, token: str | None) -> None:
         raise ApiError(
             429, "rate_limited", "Too many moves and messages from your seat; slow down."
         )
-
-
-async def _state(
-    svc: Services, state: RoomState, seat: int | None, legal_form: LegalForm = "list"
-) -> dict[str, Any]:
-    """The state message for ``seat`` from a state the caller has in hand."""
-    online = await svc.presence.online(state.room.id, state.room.players)
-    compact = legal_form == "compact"
-    message = seat_state(state, state.seat_records(), online, seat, compact=compact)
-    with_clocks(message["room"], await svc.deadlines.clocks(state))
-    return message
 
 
 @router.get("/games", summary="The games, their player counts and options")
@@ -119,10 +65,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/rooms", status_code=201, summary="Create a room", response_model=CreatedRoom)
 async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRoom:
-    if not svc.room_limit.allow(_client(request)):
-        raise ApiError(
-            429, "too_many_rooms", "Too many new rooms from your address; wait a minute."
-        )
+    room_limited(svc, request)
     state, token = await svc.rooms.create(
         game=body.game,
         players=body.players,
@@ -144,17 +87,13 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
         seat=body.seat,
         token=token,
         url=f"{base}/r/{state.room.id}",
-        state=await _state(svc, state, body.seat),
+        state=await state_message(svc, state, body.seat),
     )
 
 
 @router.get("/rooms/{room}", summary="Seats, status and seq of a room")
 async def get_room(room: RoomId, svc: Svc) -> dict[str, Any]:
-    state = await svc.rooms.load(room)
-    online = await svc.presence.online(room, state.room.players)
-    return with_clocks(
-        room_info(state, state.seat_records(), online), await svc.deadlines.clocks(state)
-    )
+    return await room_message(svc, await svc.rooms.load(room))
 
 
 @router.post("/rooms/{room}/seats/{seat}", summary="Claim a free seat", response_model=ClaimedSeat)
@@ -165,7 +104,9 @@ async def claim_seat(
     # the room may have started (and shuffled) the moment the last seat filled
     seat_now = seat_in(state, new_token)
     assert seat_now is not None
-    return ClaimedSeat(seat=seat_now, token=new_token, state=await _state(svc, state, seat_now))
+    return ClaimedSeat(
+        seat=seat_now, token=new_token, state=await state_message(svc, state, seat_now)
+    )
 
 
 @router.post("/rooms/{room}/seats/{seat}/bot", summary="Make a free seat a bot (or free it)")
@@ -181,7 +122,7 @@ async def start(
     room: RoomId, svc: Svc, token: Token, body: StartGame | None = None
 ) -> dict[str, Any]:
     state = await svc.rooms.start(room, token, body.shuffle if body else None)
-    return await _state(svc, state, seat_in(state, token))
+    return await state_message(svc, state, seat_in(state, token))
 
 
 @router.get("/rooms/{room}/state", summary="The caller's view of the room")
@@ -195,14 +136,14 @@ async def get_state(
     ] = "list",
 ) -> dict[str, Any]:
     state = await svc.rooms.load(room)
-    return await _state(svc, state, seat_in(state, token), legal_form)
+    return await state_message(svc, state, seat_in(state, token), legal_form)
 
 
 @router.post("/rooms/{room}/moves", summary="Play a move")
 async def play_move(room: RoomId, body: SubmitMove, svc: Svc, token: Token) -> dict[str, Any]:
     await _spend(svc, room, token)
     state = await svc.rooms.move(room, token, body.seq, body.move)
-    return await _state(svc, state, seat_in(state, token))
+    return await state_message(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/chat", summary="Say something to the room")
@@ -226,7 +167,7 @@ async def events(
 
 @router.websocket("/rooms/{room}/ws")
 async def websocket(ws: WebSocket, room: str) -> None:
-    svc: Services = ws.app.state.services
+    svc: Backend = ws.app.state.services
     if not is_room_id(room):
         # the same answer as for a well-formed id that names no room
         error = not_found(room)

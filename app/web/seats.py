@@ -11,7 +11,7 @@ from app.play.access import seat_in
 from app.play.deadlines import turn_seconds, with_clocks
 from app.play.schemas import HandHost, HandOver
 from app.play.views import room_info
-from app.web.rooms import ERRORS, RoomId, Svc, Token, _state, get_room
+from app.web.deps import ERRORS, RoomId, Svc, Token, room_message, state_message
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -19,21 +19,21 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 @router.post("/rooms/{room}/leave", summary="Leave the running game; a bot plays for you")
 async def leave(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     state = await svc.seats.leave(room, token)
-    return await _state(svc, state, seat_in(state, token))
+    return await state_message(svc, state, seat_in(state, token))
 
 
 @router.post("/rooms/{room}/seats/{seat}/hand-over", summary="The host hands a seat to a bot")
 async def hand_over(
     room: str, seat: int, svc: Svc, token: Token, body: HandOver | None = None
 ) -> dict[str, Any]:
-    await svc.seats.hand_over(room, token, seat, body.bot if body else None)
-    return await get_room(room, svc)
+    state = await svc.seats.hand_over(room, token, seat, body.bot if body else None)
+    return await room_message(svc, state)
 
 
 @router.post("/rooms/{room}/seats/{seat}/free", summary="The host frees a seat for someone else")
 async def free(room: str, seat: int, svc: Svc, token: Token) -> dict[str, Any]:
-    await svc.seats.release(room, token, seat)
-    return await get_room(room, svc)
+    state = await svc.seats.release(room, token, seat)
+    return await room_message(svc, state)
 
 
 @router.post("/rooms/{room}/host", summary="The host makes the person in another seat host")
@@ -48,7 +48,7 @@ async def hand_host(room: RoomId, body: HandHost, svc: Svc, token: Token) -> dic
 @router.post("/rooms/{room}/seats/{seat}/take-back", summary="Take your seat back from a bot")
 async def take_back(room: str, seat: int, svc: Svc, token: Token) -> dict[str, Any]:
     state = await svc.seats.take_back(room, token, seat)
-    return await _state(svc, state, seat)
+    return await state_message(svc, state, seat)
 
 
 @router.get("/rooms/{room}/deadlines", summary="Time left for each seat the game waits for")

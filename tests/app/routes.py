@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI, routing
 
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 
 # ``{name}`` or ``{name:convertor}`` in a route's path
 PATH_PARAM = re.compile(r"{(\w+)(?::\w+)?}")

@@ -11,7 +11,7 @@ from py_vapid import Vapid02
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import auth, move, outbox, table, work
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import auth, drop_addresses
 from tests.pushkeys import PushKeys
 

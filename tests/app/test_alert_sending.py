@@ -24,7 +24,7 @@ from app.alerts import outbound, push, webhooks
 from app.alerts.keys import AlertKeys
 from app.core.clock import clock
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import auth, move, outbox, services, table, work
 from tests.pushkeys import PushKeys
 from tests.receivers import (

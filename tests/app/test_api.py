@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import auth, table
 from tests.server import ROOT, free_port
 

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core.config import Settings
+from app.services import create_app
 from app.web import health
-from app.web.app import create_app
 from tests.server import ROOT, ServerProcess, free_port
 
 # -- /healthz ------------------------------------------------------------------------

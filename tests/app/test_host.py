@@ -15,8 +15,7 @@ from app.core.config import Settings
 from app.play.actor import hash_token
 from app.play.rooms import RoomRules
 from app.play.tables import Snapshot
-from app.services import Services
-from app.web.app import create_app
+from app.services import Services, create_app
 
 HOOK = {"url": "http://127.0.0.1:9/hook", "shape": "json"}
 

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.routes import fill, route_table
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess

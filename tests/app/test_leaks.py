@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.core.config import Settings
 from app.play.rooms import hash_token
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.inprocess_socket import receive_text
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, None)

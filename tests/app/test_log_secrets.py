@@ -17,7 +17,7 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 
 from app.core.config import Settings
 from app.core.logs import SECRET_PARAM, mask_query, scrub
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import CONFIRM_PATH, auth, confirm_path
 from tests.receivers import SmtpServer
 from tests.server import ServerProcess, free_port

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import (
     CONFIRM_PATH,
     auth,

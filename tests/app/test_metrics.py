@@ -16,8 +16,7 @@ from app.core.config import Settings
 from app.play import store
 from app.play.rooms import RoomRules
 from app.play.store import Conflict
-from app.services import Services
-from app.web.app import create_app
+from app.services import Services, create_app
 from app.web.metrics import Metrics
 
 TOKEN = "scrape-me-0123456789"

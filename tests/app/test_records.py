@@ -15,7 +15,7 @@ from sqlalchemy import text
 
 from app.core.config import Settings
 from app.play.fairness import commitment, verify
-from app.web.app import create_app
+from app.services import create_app
 from engines import get_engine
 from tests.app.records_help import bot_record
 

@@ -11,8 +11,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.history.records import import_record
 from app.history.replay import Replays
-from app.services import Services
-from app.web.app import create_app
+from app.services import Services, create_app
 from engines import get_engine
 from tests.app.records_help import digest, from_golden, golden
 

@@ -29,7 +29,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from starlette.routing import Mount
 
-from app.web.app import create_app
+from app.services import create_app
 from tests.app import schema_hooks
 from tests.app.routes import declared, route_table
 from tests.app.test_every_route import Setup, Table, _bodies, bystander

@@ -15,7 +15,7 @@ from app.alerts.tables import AlertChannel, AlertSeat
 from app.core.config import Settings
 from app.core.db import make_engine
 from app.play.actor import hash_token
-from app.web.app import create_app
+from app.services import create_app
 from tests.app.alerting import drop_addresses
 
 

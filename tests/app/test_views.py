@@ -18,8 +18,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.play.rooms import RoomRules
 from app.play.views import StateMessages, encode, seat_list, seat_state
-from app.services import Services
-from app.web.app import create_app
+from app.services import Services, create_app
 from tests.app.inprocess_socket import receive_text
 
 RULES = {
