@@ -105,7 +105,10 @@ def _citations() -> dict[str, set[str]]:
 def test_rules_doc_numbers_its_items_from_one_without_gaps() -> None:
     """Items per game, named after the engine (``MAEDN-3`` for ``maedn``), and ``ALL``."""
     numbers = _items()
-    assert set(numbers) == {"ALL"} | {name.upper() for name in ENGINES}
+    # the engines this repository ships (a test may register one of its own meanwhile)
+    shipped = {p.name for p in (ROOT / "engines").iterdir() if (p / "__init__.py").is_file()}
+    assert shipped <= set(ENGINES)
+    assert set(numbers) == {"ALL"} | {name.upper() for name in shipped}
     for prefix, listed in numbers.items():
         assert listed == list(range(1, len(listed) + 1)), prefix
 
