@@ -5,6 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 
+class Problem(Exception):
+    """Something the person running a command (``python -m app …``) must fix; the
+    message says what, ``exit_code`` is the command's."""
+
+    exit_code = 1
+
+
 class ApiError(Exception):
     """An error a client can act on: a stable ``code`` and a sentence for people."""
 
@@ -34,3 +41,12 @@ def stale(seq: int) -> ApiError:
         "The game moved on since you last looked; here is the current state.",
         seq=seq,
     )
+
+
+def busy() -> ApiError:
+    """A change lost its race more times than it is retried (``Rooms.change``)."""
+    return ApiError(409, "busy", "The room is very busy; please try again.")
+
+
+def seat_taken() -> ApiError:
+    return ApiError(409, "seat_taken", "Someone else sits in this seat already.")

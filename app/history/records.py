@@ -29,9 +29,10 @@ from app.core.text import display_name
 from app.history.format import FORMAT, BadRecord, Record, from_json
 from app.history.replay import Replays
 from app.play import store
-from app.play.actor import hash_token
+from app.play.access import hash_token
 from app.play.fairness import IMPORTED_SALT, commitment, new_salt
-from app.play.rooms import RoomRules, Rooms, new_token
+from app.play.kinds import GAME_OVER, GAME_STARTED, MOVE, SEAT_CLAIMED
+from app.play.rooms import Append, RoomRules, Rooms, new_token
 from app.play.state import RoomState, apply, to_snapshot
 from engines import get_engine
 from engines.base import BadOptions, IllegalMove
@@ -194,7 +195,7 @@ def _snapshots(
         event = store.EventRecord(
             seq=start.seq + 1 + offset, kind=kind, data=data, public=public, created_at=None
         )
-        state = apply(state, event, next(moves) if kind == "move" else None)
+        state = apply(state, event, next(moves) if kind == MOVE else None)
         if state.game is not None and state.moves_since_snapshot >= every:
             state = replace(state, moves_since_snapshot=0)
             out.append((state.seq, state.game_no, to_snapshot(state)))
@@ -235,7 +236,7 @@ async def import_record(
     for seat in range(1, players):
         token = new_token()
         public = {"seat": seat, "name": names[seat]}
-        events.append(("seat_claimed", {**public, "token_hash": hash_token(token)}, public))
+        events.append((SEAT_CLAIMED, {**public, "token_hash": hash_token(token)}, public))
         tokens.append(token)
     # the salt is the server's, never the file's: it hides the seed behind the
     # commitment while the game runs; its mark tells that the file chose the seed
@@ -255,14 +256,14 @@ async def import_record(
         "seed_from": "record" if given is not None else "server",
     }
     public = {k: v for k, v in data.items() if k not in ("seed", "salt")}
-    events.append(("game_started", data, public))
+    events.append((GAME_STARTED, data, public))
     for entry, (line, _) in zip(checked["moves"], played, strict=True):
-        events.append(("move", dict(entry), {"seat": entry["seat"], "log": line}))
+        events.append((MOVE, dict(entry), {"seat": entry["seat"], "log": line}))
     last = played[-1][1] if played else engine.new_game(players, seed, checked["options"])
     result = engine.result(last)
     status = "playing"
     if result is not None:
-        events.append(("game_over", {"result": result}, {"result": result}))
+        events.append((GAME_OVER, {"result": result}, {"result": result}))
         status = "finished"
     snapshots = _snapshots(
         new.state, events, [after for _, after in played], max(1, rooms.snapshot_every)
@@ -278,5 +279,5 @@ async def import_record(
             await store.save_snapshot(session, new.state.room.id, seq, game_no, snapshot)
 
     # a room nobody else knows yet: no race to lose, and nothing of it if any write fails
-    state = await rooms._append(new.state, events, extra=write, status=status)
+    state = await rooms.append(new.state, Append(events, extra=write, status=status))
     return state, tokens

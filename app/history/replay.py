@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import ApiError, not_found
+from app.history import queries
 from app.play import access, store
 from app.play.access import hash_token
+from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE
 from app.play.rooms import Rooms
 from app.play.state import RoomState, apply, from_snapshot
 from engines import get_engine
@@ -117,20 +119,20 @@ class Replays:
     async def games(self, room_id: str, session: Any = None) -> list[GameEntry]:
         """Every game of the room, oldest first (the last may still run)."""
         async with self._session(session) as db:
-            rows = await store.game_index(db, room_id)
+            rows = await queries.game_index(db, room_id)
             if not rows and await store.get_room(db, room_id) is None:
                 raise not_found(room_id)
         entries: list[GameEntry] = []
         start: int | None = None
         moves: list[int] = []
         for seq, kind in rows:
-            if kind == "game_started":
+            if kind == GAME_STARTED:
                 if start is not None:
                     entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
                 start, moves = seq, []
-            elif kind == "move" and start is not None:
+            elif kind == MOVE and start is not None:
                 moves.append(seq)
-            elif kind == "game_over" and start is not None:
+            elif kind == GAME_OVER and start is not None:
                 entries.append(GameEntry(len(entries) + 1, start, tuple(moves), seq))
                 start, moves = None, []
         if start is not None:
@@ -159,7 +161,7 @@ class Replays:
         if cached is not None:
             return cached
         state, last = await self._seats_at(room_id, entry.start_seq, session)
-        data = last.data if last is not None and last.kind == "game_started" else None
+        data = last.data if last is not None and last.kind == GAME_STARTED else None
         if data is None:
             raise RuntimeError(f"room {room_id}: no game_started at seq {entry.start_seq}")
         engine = get_engine(data["engine"])
@@ -185,13 +187,13 @@ class Replays:
             room = await store.get_room(db, room_id)
             if room is None:
                 raise not_found(room_id)
-            snapshot = await store.latest_snapshot_before(db, room_id, seq)
+            snapshot = await queries.latest_snapshot_before(db, room_id, seq)
             state = (
                 from_snapshot(room, snapshot.seq, snapshot.state)
                 if snapshot is not None
                 else RoomState(room=room)
             )
-            events = await store.events_between(db, room_id, state.seq, seq, skip=("move", "chat"))
+            events = await queries.events_between(db, room_id, state.seq, seq, skip=(MOVE, CHAT))
         for event in events:
             state = apply(state, event)
         return state, (events[-1] if events and events[-1].seq == seq else None)
@@ -261,7 +263,7 @@ class Replays:
         async with self._session(session) as db:
             if base_step is None:
                 upto = entry.seq_of(step - lead)
-                snapshot = await store.snapshot_at_or_before(db, room_id, upto, entry.game_no)
+                snapshot = await queries.snapshot_at_or_before(db, room_id, upto, entry.game_no)
                 if snapshot is not None and snapshot.seq >= entry.start_seq:
                     game = engine.load(snapshot.state["game"])
                     base_seq = snapshot.seq
@@ -271,7 +273,7 @@ class Replays:
                     base_seq = entry.start_seq
             else:
                 base_seq = entry.seq_of(base_step)
-            moves = await store.events_between(db, room_id, base_seq, target, kinds=("move",))
+            moves = await queries.events_between(db, room_id, base_seq, target, kinds=(MOVE,))
         at = step - len(moves)
         self._states.put((room_id, entry.game_no, at), game)
         for event in moves:
@@ -359,8 +361,8 @@ class Replays:
         """The public log line of every move of a game, in order."""
         last = entry.over_seq or (entry.move_seqs[-1] if entry.move_seqs else entry.start_seq)
         async with self.rooms.db.transaction() as session:
-            rows = await store.events_between(
-                session, room_id, entry.start_seq, last, kinds=("move",)
+            rows = await queries.events_between(
+                session, room_id, entry.start_seq, last, kinds=(MOVE,)
             )
         return [{"step": i + 1, "seq": e.seq, **e.public} for i, e in enumerate(rows)]
 
@@ -368,8 +370,8 @@ class Replays:
         """Every move as played (``{seat, move}``): may name hidden cards, so the caller checks."""
         last = entry.over_seq or (entry.move_seqs[-1] if entry.move_seqs else entry.start_seq)
         async with self.rooms.db.transaction() as session:
-            rows = await store.events_between(
-                session, room_id, entry.start_seq, last, kinds=("move",)
+            rows = await queries.events_between(
+                session, room_id, entry.start_seq, last, kinds=(MOVE,)
             )
         return [{"seat": e.data["seat"], "move": e.data["move"]} for e in rows]
 
@@ -377,7 +379,9 @@ class Replays:
         if entry.over_seq is None:
             return None
         async with self.rooms.db.transaction() as session:
-            rows = await store.events_between(session, room_id, entry.over_seq - 1, entry.over_seq)
+            rows = await queries.events_between(
+                session, room_id, entry.over_seq - 1, entry.over_seq
+            )
         over = rows[-1] if rows else None
         return dict(over.public["result"]) if over is not None else None
 

@@ -31,7 +31,7 @@ from app.core.text import chat_text
 from app.live.budget import Budget
 from app.live.doorbell import EVERY_ROOM, Doorbell
 from app.live.presence import Presence
-from app.play.access import hash_token, holder
+from app.play.access import hash_token
 from app.play.actor import Actor
 from app.play.rooms import Rooms
 from app.play.schemas import ClientMessage, Hello, Ping, WsChat, WsMove
@@ -238,7 +238,7 @@ class Hub:
         # sockets of one seat that saw the same seq get the very same bytes
         encoded: dict[tuple[int | None, int, bool], str] = {}
         for conn in behind:
-            seat = holder(state, conn.token_hash)
+            seat = state.seat_with(conn.token_hash)
             if seat is None and conn.token_hash is not None:
                 # the host freed this token's seat: the token is worth nothing any more
                 with contextlib.suppress(Exception):
@@ -364,7 +364,7 @@ class Hub:
         try:
             # one state: the seat, the view and the events all come from it
             state = await self.rooms.load(room_id)
-            seat = holder(state, token_hash)
+            seat = state.seat_with(token_hash)
             if token_hash is not None and seat is None:
                 raise bad_token()
         except ApiError as exc:

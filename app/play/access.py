@@ -29,17 +29,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def holder(state: RoomState, token_hash: str | None) -> int | None:
-    """The seat ``token_hash`` holds in ``state``; ``None`` for none (or no token)."""
-    return state.seat_with(token_hash) if token_hash is not None else None
-
-
 def seat_in(state: RoomState, token: str | None) -> int | None:
     """The seat ``token`` holds in ``state``; ``None`` without a token; ``bad_token``
     (401) for a token that holds no seat here (another room's, a freed seat's, a guess)."""
     if token is None:
         return None
-    seat = holder(state, hash_token(token))
+    seat = state.seat_with(hash_token(token))
     if seat is None:
         raise bad_token()
     return seat
@@ -57,7 +52,7 @@ def may_see(state: RoomState, token_hash: str | None, seat: int | None, game_no:
     room as it is now."""
     if seat is None or game_over(state, game_no):
         return True
-    return game_no == state.game_no and holder(state, token_hash) == seat
+    return game_no == state.game_no and state.seat_with(token_hash) == seat
 
 
 def perspective(
@@ -66,7 +61,7 @@ def perspective(
     """The seat whose view of game ``game_no`` the caller gets: ``asked`` if given and
     allowed (403 ``hidden_until_over`` if not), else the seat the caller holds now."""
     if asked is None:
-        return holder(state, token_hash) if state.game_no == game_no else None
+        return state.seat_with(token_hash) if state.game_no == game_no else None
     if not may_see(state, token_hash, asked, game_no):
         raise ApiError(
             403,
@@ -79,7 +74,7 @@ def perspective(
 
 def host_seat(state: RoomState) -> int | None:
     """The seat the host sits in now (``None`` only for a room whose host holds no seat)."""
-    return holder(state, state.host)
+    return state.seat_with(state.host)
 
 
 def is_host(state: RoomState, token_hash: str | None) -> bool:

@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.core.errors import ApiError, bad_token
-from app.play.access import hash_token, holder
+from app.play.access import hash_token
 from app.play.state import RoomState
-
-__all__ = ["Actor", "hash_token"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,7 @@ class Actor:
     def seat_in(self, state: RoomState) -> int:
         """The seat this actor acts for in ``state``; refused if it holds none there."""
         if self.token_hash is not None:
-            seat = holder(state, self.token_hash)
+            seat = state.seat_with(self.token_hash)
             if seat is None:
                 raise bad_token()
             return seat

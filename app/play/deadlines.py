@@ -28,10 +28,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.core.clock import clock
+from app.core.errors import ApiError
 from app.play import store
-from app.play.rooms import RETRIES, Rooms
+from app.play.kinds import SEAT_STAND_IN
+from app.play.rooms import Append, Rooms
 from app.play.state import RoomState
-from app.play.store import Conflict, DeadlineRecord
+from app.play.store import DeadlineRecord
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,10 @@ _firing: ContextVar[_Firing | None] = ContextVar("firing_deadline", default=None
 
 class DeadlineGone(Exception):
     """The deadline was fired by someone else, or moved, before this append got to it."""
+
+
+class _NotDue(Exception):
+    """The seat of a passed deadline is not to act in the room's state."""
 
 
 def turn_seconds(state: RoomState) -> int | None:
@@ -207,15 +213,12 @@ class Deadlines:
                 await hook(session, state, deadline)
 
     async def _expire(self, deadline: DeadlineRecord) -> int:
-        state = await self.rooms.load(deadline.room_id)
-        for _ in range(RETRIES):
+        firing = _Firing(deadline)
+
+        def plan(state: RoomState) -> Append:
             if deadline.seat not in state.people_to_act():
-                # the log moved on without clearing this row (it can't, but never act on it)
-                async with self.rooms.db.transaction() as session:
-                    await store.take_deadline(
-                        session, deadline.room_id, deadline.seat, deadline.seq, clock.now()
-                    )
-                return 0
+                raise _NotDue
+            firing.used = False  # each try claims the deadline afresh
             once = state.room.rules.get("on_timeout", "bot_move") != "bot_seat"
             public = {
                 "seat": deadline.seat,
@@ -224,17 +227,25 @@ class Deadlines:
                 "reason": "timeout",
                 "once": once,
             }
-            token = _firing.set(_Firing(deadline))
-            try:
-                await self.rooms._append(state, [("seat_stand_in", public, public)])
-                return 1
-            except DeadlineGone:
-                return 0
-            except Conflict:
-                state = await self.rooms.load(deadline.room_id)
-            finally:
-                _firing.reset(token)
-        return 0
+            return Append([(SEAT_STAND_IN, public, public)])
+
+        token = _firing.set(firing)
+        try:
+            await self.rooms.change(deadline.room_id, plan)
+            return 1
+        except _NotDue:
+            # the log moved on without clearing this row (it can't, but never act on it)
+            async with self.rooms.db.transaction() as session:
+                await store.take_deadline(
+                    session, deadline.room_id, deadline.seat, deadline.seq, clock.now()
+                )
+            return 0
+        except DeadlineGone:
+            return 0
+        except ApiError:
+            return 0  # busy: the next pass tries again
+        finally:
+            _firing.reset(token)
 
     # -- the loop -----------------------------------------------------------------
 

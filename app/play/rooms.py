@@ -11,20 +11,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from app.core.errors import ApiError, not_found, stale
+from app.core.errors import ApiError, busy, not_found, seat_taken, stale
 from app.play import store
-from app.play.access import is_host, require_host, seat_in
-from app.play.actor import Actor, hash_token
+from app.play.access import hash_token, is_host, require_host
+from app.play.actor import Actor
+from app.play.cache import StateCache
 from app.play.fairness import commitment, new_salt
+from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE, ROOM_CREATED, SEAT_BOT, SEAT_CLAIMED
 from app.play.state import RoomState, fold, from_snapshot, to_snapshot
 from app.play.store import Conflict, RoomRecord, SeatRecord, Store
-
-__all__ = ["RETRIES", "RoomRules", "Rooms", "StateCache", "hash_token", "new_token", "seat_in"]
 from engines import ENGINES, get_engine
 from engines.base import BadOptions, IllegalMove
 
@@ -35,7 +34,7 @@ RETRIES = 8
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 # the events a doorbell may carry to the other processes: the frequent ones, which hold
 # no secret (a game's start holds its seed, a seat's claim its token hash)
-BELL_CARRIES = frozenset({"move", "game_over", "chat"})
+BELL_CARRIES = frozenset({MOVE, GAME_OVER, CHAT})
 # called inside the append's transaction with (session, state before, state after):
 # what must be written atomically with an event (an alert due, a deadline) goes here
 OnAppend = Callable[[Any, "RoomState", "RoomState"], Awaitable[None]]
@@ -72,60 +71,31 @@ class NewRoom:
     setup: Callable[[Any], Awaitable[None]]
 
 
-class StateCache:
-    """Recently used room states, each with its newest events; only a cache: the log is
-    the truth.
+Event = tuple[str, dict[str, Any], dict[str, Any]]  # (kind, data, public) of one log row
 
-    The events kept are consecutive and end at the state's ``seq``, so a push can hand
-    a socket what it hasn't seen without asking the database.
+
+@dataclass(frozen=True)
+class Append:
+    """What one change appends right after the state it was planned on.
+
+    ``extra``: writes in the same transaction (a seat row, a deadline); raising
+    ``Conflict`` there means the state was behind the database (the change is planned
+    again on a newer one), raising ``ApiError`` refuses the change. ``status``: the
+    room's new status. ``played``: the game state the move among ``events`` leads to,
+    if already known. ``grouped``: the store may commit it together with other rooms'
+    appends (``Store.write``); for moves and chat, whose writes depend on nothing but
+    the states before and after.
     """
 
-    def __init__(self, size: int = 2000, events: int = 16) -> None:
-        self._size = size
-        self._keep = events
-        self._items: OrderedDict[str, tuple[RoomState, tuple[store.EventRecord, ...]]] = (
-            OrderedDict()
-        )
+    events: list[Event]
+    extra: Callable[[Any], Awaitable[None]] | None = None
+    status: str | None = None
+    played: Any = None
+    grouped: bool = False
 
-    def get(self, room_id: str) -> RoomState | None:
-        item = self._items.get(room_id)
-        if item is None:
-            return None
-        self._items.move_to_end(room_id)
-        return item[0]
 
-    def put(self, state: RoomState, events: Sequence[store.EventRecord] = ()) -> None:
-        """Keep ``state``; ``events`` are the ones that led to it (ending at its seq)."""
-        room_id = state.room.id
-        current = self._items.get(room_id)
-        if current is not None and current[0].seq > state.seq:
-            return
-        kept: tuple[store.EventRecord, ...] = ()
-        if events and events[-1].seq == state.seq:
-            if current is not None and current[1] and current[1][-1].seq == events[0].seq - 1:
-                kept = (*current[1], *events)
-            else:
-                kept = tuple(events)
-            kept = kept[-self._keep :]
-        elif current is not None and current[0].seq == state.seq:
-            kept = current[1]
-        self._items[room_id] = (state, kept)
-        self._items.move_to_end(room_id)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
-
-    def events(self, room_id: str, after: int, upto: int) -> list[store.EventRecord] | None:
-        """The events ``after < seq <= upto`` if all of them are kept, else ``None``."""
-        item = self._items.get(room_id)
-        if item is None or after >= upto:
-            return [] if after >= upto else None
-        kept = item[1]
-        if not kept or kept[0].seq > after + 1 or kept[-1].seq < upto:
-            return None
-        return [e for e in kept if after < e.seq <= upto]
-
-    def clear(self) -> None:
-        self._items.clear()
+# a change planned on a state: what to append, or ``ApiError`` when it is refused there
+Plan = Callable[[RoomState], Append]
 
 
 class Rooms:
@@ -175,7 +145,7 @@ class Rooms:
         if snapshot is not None:
             state = from_snapshot(room, snapshot.seq, snapshot.state)
             if state.host is None:  # a snapshot older than the host in snapshots
-                created = await store.events_between(session, room_id, 0, 1)
+                created = await store.events_after(session, room_id, 0, limit=1)
                 state = replace(state, host=fold(RoomState(room=room), created).host)
         else:
             state = RoomState(room=room)
@@ -218,11 +188,6 @@ class Rooms:
     async def seats(self, room_id: str) -> list[SeatRecord]:
         return (await self.load(room_id)).seat_records()
 
-    async def seat_of(self, room_id: str, token: str | None, session: Any = None) -> int | None:
-        """The seat a token sits in; ``None`` for no token; ``bad_token`` for a wrong one.
-        ``session``: the caller's open session to read with (see ``load``)."""
-        return seat_in(await self.load(room_id, session), token)
-
     async def events(self, room_id: str, after: int, limit: int = 500) -> list[store.EventRecord]:
         async with self.db.reading() as session:
             return await store.events_after(session, room_id, after, limit)
@@ -237,27 +202,19 @@ class Rooms:
 
     # -- writing ---------------------------------------------------------------
 
-    async def _append(
-        self,
-        state: RoomState,
-        events: list[tuple[str, dict[str, Any], dict[str, Any]]],
-        extra: Callable[[Any], Awaitable[None]] | None = None,
-        status: str | None = None,
-        played: Any = None,
-        grouped: bool = False,
-    ) -> RoomState:
-        """Append ``events`` right after ``state.seq`` in one transaction, or ``Conflict``.
+    async def append(self, state: RoomState, change: Append) -> RoomState:
+        """Append ``change`` right after ``state.seq`` in one transaction, or ``Conflict``;
+        then keep the new state, ring the doorbell and tell the after-commit hooks.
 
-        ``played`` is the game state the move among ``events`` leads to, if already known.
-        ``grouped``: the store may commit it together with other rooms' appends
-        (``Store.write``); for moves and chat, whose writes depend on nothing but the
-        states before and after.
+        Use cases go through ``change``, which plans again after a lost race; this is
+        for an append that has no newer state to try (a new room, an import).
         """
+        events, extra, status = change.events, change.extra, change.status
         records = [
             store.EventRecord(seq=state.seq + 1 + i, kind=k, data=d, public=p, created_at=None)
             for i, (k, d, p) in enumerate(events)
         ]
-        folded = fold(state, records, played)
+        folded = fold(state, records, change.played)
 
         async def write(session: Any) -> tuple[list[store.EventRecord], RoomState]:
             new_state = folded
@@ -275,7 +232,7 @@ class Rooms:
                 )
             return written, new_state
 
-        if grouped:
+        if change.grouped:
             records, new_state = await self.db.write(state.room.id, write)
         else:
             async with self.db.transaction() as session:
@@ -296,6 +253,37 @@ class Rooms:
             hook(new_state)
         return new_state
 
+    async def change(
+        self, room_id: str, plan: Plan, state: RoomState | None = None, cached: bool = False
+    ) -> RoomState:
+        """Plan a change on the room's newest state and append it; after a lost race
+        (``Conflict``), plan it again on the state read from the log, ``RETRIES`` times
+        at most (then 409 ``busy``). Every check a change makes lives in ``plan``, so it
+        is made again on each state the change is tried on.
+
+        ``state``: the state to plan on first (one the caller read). ``cached``: try the
+        cached state without asking the database; a refusal there is asked again on the
+        log's state, which may know better (another process moved).
+        """
+        checked = not cached
+        if state is None:
+            state = self.cache.get(room_id) if cached else None
+            if state is None:
+                state, checked = await self.load(room_id), True
+        for _ in range(RETRIES):
+            try:
+                step = plan(state)
+            except ApiError:
+                if checked:
+                    raise
+                state, checked = await self.load(room_id), True
+                continue
+            try:
+                return await self.append(state, step)
+            except Conflict:
+                state, checked = await self.load(room_id), True
+        raise busy()
+
     async def create(
         self,
         game: str,
@@ -308,7 +296,7 @@ class Rooms:
     ) -> tuple[RoomState, str]:
         """A new room with the creator in ``seat``; returns its state and the creator's token."""
         new = self.new_room(game, players, options, name, seat, bots, rules)
-        state = await self._append(new.state, [new.event], extra=new.setup)
+        state = await self.append(new.state, Append([new.event], extra=new.setup))
         return state, new.token
 
     def new_room(
@@ -383,7 +371,7 @@ class Rooms:
         if imported:
             public["imported"] = True
         data = {**public, "token_hash": hash_token(token)}
-        return NewRoom(state, token, ("room_created", data, public), setup)
+        return NewRoom(state, token, (ROOM_CREATED, data, public), setup)
 
     async def claim(
         self, room_id: str, seat: int, name: str, token: str | None
@@ -401,38 +389,28 @@ class Rooms:
                     409, "already_seated", f"You already sit in seat {mine + 1}.", seat=mine
                 )
         new = new_token()
-        for _ in range(RETRIES):
+
+        async def sit(session: Any) -> None:
+            if not await store.claim_seat(session, room_id, seat, name, hash_token(new)):
+                raise seat_taken()
+
+        def plan(state: RoomState) -> Append:
             if state.status == "playing":
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
             if state.seats[seat].taken:
-                raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
-            taken = False
+                raise seat_taken()
+            public = {"seat": seat, "name": name}
+            data = {**public, "token_hash": hash_token(new)}
+            return Append([(SEAT_CLAIMED, data, public)], extra=sit)
 
-            async def sit(session: Any) -> None:
-                nonlocal taken
-                if not await store.claim_seat(session, room_id, seat, name, hash_token(new)):
-                    taken = True
-                    raise Conflict("seat taken")
-
-            try:
-                public = {"seat": seat, "name": name}
-                data = {**public, "token_hash": hash_token(new)}
-                state = await self._append(state, [("seat_claimed", data, public)], extra=sit)
-            except Conflict:
-                if taken:
-                    raise ApiError(
-                        409, "seat_taken", "Someone else sits in this seat already."
-                    ) from None
-                state = await self.load(room_id)
-                continue
-            if state.room.rules.get("start_when_full") and all(s.taken for s in state.seats):
-                # someone else may have started it a moment earlier: that is fine
-                with contextlib.suppress(ApiError):
-                    state = await self._start(
-                        state, shuffle=bool(state.room.rules.get("shuffle_seats"))
-                    )
-            return state, new
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+        state = await self.change(room_id, plan, state)
+        if state.room.rules.get("start_when_full") and all(s.taken for s in state.seats):
+            # someone else may have started it a moment earlier: that is fine
+            with contextlib.suppress(ApiError):
+                state = await self._start(
+                    state, shuffle=bool(state.room.rules.get("shuffle_seats"))
+                )
+        return state, new
 
     async def set_bot(
         self, room_id: str, token: str | None, seat: int, bot: str | None
@@ -442,8 +420,12 @@ class Rooms:
         Who may, and whether seats may change, is checked again on every state the
         change is tried on: a start that wins the race leaves no seat to free.
         """
-        state = await self.load(room_id)
-        for _ in range(RETRIES):
+
+        async def sit(session: Any) -> None:
+            if not await store.set_bot(session, room_id, seat, bot):
+                raise ApiError(409, "seat_taken", "A person sits in this seat.")
+
+        def plan(state: RoomState) -> Append:
             require_host(state, token, "change the seats")
             if state.status == "playing":
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
@@ -457,22 +439,10 @@ class Rooms:
                     "unknown_bot",
                     f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}.",
                 )
-            occupied = False
+            public = {"seat": seat, "bot": bot}
+            return Append([(SEAT_BOT, public, public)], extra=sit)
 
-            async def change(session: Any) -> None:
-                nonlocal occupied
-                if not await store.set_bot(session, room_id, seat, bot):
-                    occupied = True
-                    raise Conflict("seat occupied")
-
-            try:
-                public = {"seat": seat, "bot": bot}
-                return await self._append(state, [("seat_bot", public, public)], extra=change)
-            except Conflict:
-                if occupied:
-                    raise ApiError(409, "seat_taken", "A person sits in this seat.") from None
-                state = await self.load(room_id)
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+        return await self.change(room_id, plan)
 
     async def start(self, room_id: str, token: str | None, shuffle: bool | None) -> RoomState:
         """Start the first game, or a rematch once a game is over, with the same seats."""
@@ -488,7 +458,8 @@ class Rooms:
     ) -> RoomState:
         """Start a game on ``state`` (retried on newer ones); ``actor`` must be allowed to."""
         room_id = state.room.id
-        for _ in range(RETRIES):
+
+        def plan(state: RoomState) -> Append:
             if actor is not None:
                 actor.seat_in(state)
                 if not is_host(state, actor.token_hash) and not state.room.rules.get(
@@ -529,13 +500,9 @@ class Rooms:
                 if order != sorted(order):
                     await store.permute_seats(session, room_id, order)
 
-            try:
-                return await self._append(
-                    state, [("game_started", data, public)], extra=reseat, status="playing"
-                )
-            except Conflict:
-                state = await self.load(room_id)
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+            return Append([(GAME_STARTED, data, public)], extra=reseat, status="playing")
+
+        return await self.change(room_id, plan, state)
 
     async def move(
         self, room_id: str, token: str | None, seq: int, move: Mapping[str, Any]
@@ -557,30 +524,19 @@ class Rooms:
         process moved meanwhile, the unique (room, seq) key refuses the append and
         the move is tried again on the state read from the log.
         """
-        state = self.cache.get(room_id)
-        checked = state is None or seq > state.seq  # read from the log just now
-        if checked:
-            state = await self.load(room_id)
-        assert state is not None
-        for _ in range(RETRIES):
-            try:
-                events, status, after = self._judge(state, actor, seq, move)
-            except ApiError:
-                if checked:
-                    raise
-                # refused on the cached state: the log may know better (another process)
-                state, checked = await self.load(room_id), True
-                continue
-            try:
-                return await self._append(state, events, status=status, played=after, grouped=True)
-            except Conflict:
-                state, checked = await self.load(room_id), True
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+
+        def plan(state: RoomState) -> Append:
+            events, status, after = self._judge(state, actor, seq, move)
+            return Append(events, status=status, played=after, grouped=True)
+
+        cached = self.cache.get(room_id)
+        # a seq past the cached state: the cache is behind, read the log at once
+        return await self.change(room_id, plan, cached=cached is not None and seq <= cached.seq)
 
     @staticmethod
     def _judge(
         state: RoomState, actor: Actor, seq: int, move: Mapping[str, Any]
-    ) -> tuple[list[tuple[str, dict[str, Any], dict[str, Any]]], str | None, Any]:
+    ) -> tuple[list[Event], str | None, Any]:
         """The move played on ``state`` for the actor's seat there: the events to append,
         the room's new status (or ``None``) and the game state after it; ``ApiError``
         if refused."""
@@ -599,13 +555,13 @@ class Rooms:
                 raise ApiError(400, "malformed_move", exc.message, reason=exc.code) from exc
             raise ApiError(422, "illegal_move", exc.message, reason=exc.code) from exc
         line = engine.log_line(state.game, seat, move, after)
-        events: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        events: list[Event] = [
             ("move", {"seat": seat, "move": dict(move)}, {"seat": seat, "log": line})
         ]
         result = engine.result(after)
         status = None
         if result is not None:
-            events.append(("game_over", {"result": result}, {"result": result}))
+            events.append((GAME_OVER, {"result": result}, {"result": result}))
             status = "finished"
         return events, status, after
 
@@ -615,13 +571,7 @@ class Rooms:
         """Append a bookkeeping event ``kind`` (nothing in it for anyone to read) with
         ``extra``'s writes in the same transaction; retried on the newer state after a
         lost race, so whatever folds the event is never behind those writes."""
-        state = await self.load(room_id)
-        for _ in range(RETRIES):
-            try:
-                return await self._append(state, [(kind, {}, {})], extra=extra)
-            except Conflict:
-                state = await self.load(room_id)
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+        return await self.change(room_id, lambda state: Append([(kind, {}, {})], extra=extra))
 
     async def chat(self, room_id: str, token: str | None, text: str, max_chars: int) -> RoomState:
         """A short message from a seated player to everyone in the room."""
@@ -640,11 +590,10 @@ class Rooms:
             raise ApiError(
                 413, "chat_too_long", f"Chat messages are at most {max_chars} characters."
             )
-        for _ in range(RETRIES):
+
+        def plan(state: RoomState) -> Append:
             seat = actor.seat_in(state)
             public = {"seat": seat, "name": state.seats[seat].name, "text": text}
-            try:
-                return await self._append(state, [("chat", public, public)], grouped=True)
-            except Conflict:
-                state = await self.load(room_id)
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+            return Append([(CHAT, public, public)], grouped=True)
+
+        return await self.change(room_id, plan, state)

@@ -15,17 +15,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.errors import ApiError
+from app.core.errors import ApiError, seat_taken
 from app.play import store
-from app.play.access import require_host, seat_in
-from app.play.actor import hash_token
+from app.play.access import hash_token, require_host, seat_in
 from app.play.deadlines import stand_in_bot
-from app.play.rooms import RETRIES, Rooms, new_token
-from app.play.state import HOST_CHANGED, RoomState
+from app.play.kinds import HOST_CHANGED, SEAT_CLAIMED, SEAT_RELEASED, SEAT_STAND_IN, SEAT_TAKEN_BACK
+from app.play.rooms import Append, Event, Rooms, new_token
+from app.play.state import RoomState
 from app.play.store import Conflict
 
 Check = Callable[[RoomState], None]
-Event = tuple[str, dict[str, Any], dict[str, Any]]
 
 
 def _seat_index(state: RoomState, seat: int) -> None:
@@ -79,16 +78,11 @@ class Seats:
         event: Callable[[RoomState], Event],
         extra: Callable[[RoomState], Callable[[Any], Awaitable[None]] | None] | None = None,
     ) -> RoomState:
-        state = await self.rooms.load(room_id)
-        for _ in range(RETRIES):
+        def plan(state: RoomState) -> Append:
             check(state)
-            try:
-                return await self.rooms._append(
-                    state, [event(state)], extra=extra(state) if extra else None
-                )
-            except Conflict:
-                state = await self.rooms.load(room_id)
-        raise ApiError(409, "busy", "The room is very busy; please try again.")
+            return Append([event(state)], extra=extra(state) if extra else None)
+
+        return await self.rooms.change(room_id, plan)
 
     async def leave(self, room_id: str, token: str | None) -> RoomState:
         """The caller leaves the running game; a bot plays for them until they come back."""
@@ -109,7 +103,7 @@ class Seats:
                 "reason": "left",
                 "once": False,
             }
-            return ("seat_stand_in", public, public)
+            return (SEAT_STAND_IN, public, public)
 
         return await self._change(room_id, check, event)
 
@@ -135,7 +129,7 @@ class Seats:
                 "reason": "host",
                 "once": False,
             }
-            return ("seat_stand_in", public, public)
+            return (SEAT_STAND_IN, public, public)
 
         return await self._change(room_id, check, event)
 
@@ -166,7 +160,7 @@ class Seats:
                 "name": info.name,
                 "bot": info.player_bot or stand_in_bot(state),
             }
-            return ("seat_released", public, public)
+            return (SEAT_RELEASED, public, public)
 
         def extra(state: RoomState) -> Callable[[Any], Awaitable[None]]:
             info = state.seats[seat]
@@ -230,7 +224,7 @@ class Seats:
 
         def event(state: RoomState) -> Event:
             public = {"seat": seat, "name": state.seats[seat].name}
-            return ("seat_taken_back", public, public)
+            return (SEAT_TAKEN_BACK, public, public)
 
         return await self._change(room_id, check, event)
 
@@ -251,18 +245,18 @@ class Seats:
             _playing(state)
             info = state.seats[seat]
             if info.taken:
-                raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
+                raise seat_taken()
             if info.stand_in is None:
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
 
         def event(state: RoomState) -> Event:
             public = {"seat": seat, "name": name}
-            return ("seat_claimed", {**public, "token_hash": hash_token(fresh)}, public)
+            return (SEAT_CLAIMED, {**public, "token_hash": hash_token(fresh)}, public)
 
         def extra(state: RoomState) -> Callable[[Any], Awaitable[None]]:
             async def sit(session: Any) -> None:
                 if not await store.claim_seat(session, room_id, seat, name, hash_token(fresh)):
-                    raise ApiError(409, "seat_taken", "Someone else sits in this seat already.")
+                    raise seat_taken()
 
             return sit
 

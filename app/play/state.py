@@ -10,18 +10,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from app.play.kinds import (
+    ALERTS_ON,
+    GAME_OVER,
+    GAME_STARTED,
+    HOST_CHANGED,
+    MOVE,
+    ROOM_CREATED,
+    SEAT_BOT,
+    SEAT_CLAIMED,
+    SEAT_STAND_IN,
+    SEAT_TAKEN_BACK,
+    STAND_IN_EVENTS,
+)
 from app.play.store import EventRecord, RoomRecord, SeatRecord
 from engines import get_engine
 from engines.base import Engine
-
-# events that change the game; only these make a move stale
-GAME_EVENTS = frozenset({"game_started", "move", "game_over"})
-# the room's first alert channel: from here on, turns may queue alerts
-ALERTS_ON = "alerts_on"
-# events that hand a running seat to a bot and back
-STAND_IN_EVENTS = frozenset({"seat_stand_in", "seat_taken_back", "seat_released"})
-# the host hands the host's role to the person in another seat
-HOST_CHANGED = "host_changed"
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,11 @@ class RoomState:
             for i, s in enumerate(self.seats)
         ]
 
-    def seat_with(self, token_hash: str) -> int | None:
+    def seat_with(self, token_hash: str | None) -> int | None:
+        """The seat ``token_hash`` holds; ``None`` for none (or no hash). Who a token is
+        in a room is decided from this in ``app/play/access.py``."""
+        if token_hash is None:
+            return None
         for index, seat in enumerate(self.seats):
             if seat.token_hash == token_hash:
                 return index
@@ -128,7 +136,7 @@ def fold(state: RoomState, events: Iterable[EventRecord], played: Any = None) ->
 
 def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState:
     data = event.data
-    if event.kind == "room_created":
+    if event.kind == ROOM_CREATED:
         seats = [SeatInfo() for _ in range(data["players"])]
         seats[data["creator_seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         for seat, bot in data["bots"].items():
@@ -142,17 +150,17 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         )
     if event.kind == HOST_CHANGED:
         return replace(state, seq=event.seq, host=data["token_hash"])
-    if event.kind == "seat_claimed":
+    if event.kind == SEAT_CLAIMED:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         return replace(state, seq=event.seq, seats=tuple(seats))
-    if event.kind == "seat_bot":
+    if event.kind == SEAT_BOT:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
         return replace(state, seq=event.seq, seats=tuple(seats))
     if event.kind in STAND_IN_EVENTS:
         return replace(state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data))
-    if event.kind == "game_started":
+    if event.kind == GAME_STARTED:
         engine = get_engine(data["engine"])
         game = engine.new_game(data["players"], data["seed"], data["options"])
         return replace(
@@ -173,11 +181,11 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             moves_since_snapshot=0,
             game_imported=bool(data.get("imported")),
         )
-    if event.kind == "move":
+    if event.kind == MOVE:
         game = (
             played
             if played is not None
-            else state.engine.play(state.game, data["seat"], data["move"])
+            else state.engine.play(state.game, data["seat"], data[MOVE])
         )
         mover = state.seats[data["seat"]]
         after = (
@@ -196,7 +204,7 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         )
     if event.kind == ALERTS_ON:
         return replace(state, seq=event.seq, alerts=True)
-    if event.kind == "game_over":
+    if event.kind == GAME_OVER:
         return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
     return replace(state, seq=event.seq)
 
@@ -209,9 +217,9 @@ def _stand_in(seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any]) -> t
     """A bot steps in for a seat's person, the person comes back, or the host frees the seat."""
     index = data["seat"]
     seat = seats[index]
-    if kind == "seat_stand_in":
+    if kind == SEAT_STAND_IN:
         seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")))
-    elif kind == "seat_taken_back":
+    elif kind == SEAT_TAKEN_BACK:
         seat = replace(seat, stand_in=None, once=False)
     else:  # seat_released: the person is gone; a bot plays until someone claims the seat
         seat = SeatInfo(stand_in=data["bot"])

@@ -1,4 +1,8 @@
-"""The only module that speaks SQL: rooms, seats, the append-only log, snapshots.
+"""The rooms' SQL: rooms, seats, the append-only log, snapshots, deadlines.
+
+The other SQL of the server lives beside what it serves: the alerts' tables in
+``app/alerts/store.py``, the replay's read-only questions to the log in
+``app/history/queries.py``, backups in ``app/core/backup.py``.
 
 Every function takes a session inside an open transaction; callers decide the
 unit of work. Appends state the ``seq`` they expect to write; the unique
@@ -386,11 +390,6 @@ async def heads(session: AsyncSession, room_ids: Sequence[str]) -> dict[str, int
     return {str(room_id): int(seq) for room_id, seq in rows}
 
 
-async def head_seq(session: AsyncSession, room_id: str) -> int:
-    value = await session.scalar(select(func.max(Event.seq)).where(Event.room_id == room_id))
-    return int(value or 0)
-
-
 async def append_events(
     session: AsyncSession,
     room_id: str,
@@ -481,7 +480,7 @@ async def _insert_on_sqlite(connection: AsyncConnection, rows: list[dict[str, An
     )
 
 
-_EVENT_COLUMNS = (
+EVENT_COLUMNS = (
     EVENTS.c.seq,
     EVENTS.c.kind,
     EVENTS.c.data,
@@ -490,7 +489,7 @@ _EVENT_COLUMNS = (
 )
 
 
-def _event(row: Any) -> EventRecord:
+def event_record(row: Any) -> EventRecord:
     seq, kind, data, public, created_at = row
     return EventRecord(
         seq=seq,
@@ -530,14 +529,14 @@ async def events_after(
     session: AsyncSession, room_id: str, after: int, limit: int | None = None
 ) -> list[EventRecord]:
     query = (
-        select(*_EVENT_COLUMNS)
+        select(*EVENT_COLUMNS)
         .where(EVENTS.c.room_id == room_id, EVENTS.c.seq > after)
         .order_by(EVENTS.c.seq)
     )
     if limit is not None:
         query = query.limit(limit)
     connection = await session.connection()
-    return [_event(row) for row in await connection.execute(query)]
+    return [event_record(row) for row in await connection.execute(query)]
 
 
 async def latest_snapshot(session: AsyncSession, room_id: str) -> SnapshotRecord | None:
@@ -733,66 +732,3 @@ async def next_deadline_time(session: AsyncSession) -> datetime | None:
     remind = await session.scalar(select(func.min(Deadline.remind_at)))
     times = [_utc(t) for t in (due, remind) if t is not None]
     return min(times) if times else None
-
-
-async def game_index(session: AsyncSession, room_id: str) -> list[tuple[int, str]]:
-    """``(seq, kind)`` of every game event of a room, oldest first: no payloads, so it is light."""
-    rows = await session.execute(
-        select(Event.seq, Event.kind)
-        .where(
-            Event.room_id == room_id,
-            Event.kind.in_(("game_started", "move", "game_over")),
-        )
-        .order_by(Event.seq)
-    )
-    return [(int(seq), str(kind)) for seq, kind in rows]
-
-
-async def events_between(
-    session: AsyncSession,
-    room_id: str,
-    after: int,
-    upto: int,
-    kinds: Sequence[str] | None = None,
-    skip: Sequence[str] = (),
-) -> list[EventRecord]:
-    """The events with ``after < seq <= upto`` (of ``kinds``, if given, not of ``skip``)."""
-    query = select(*_EVENT_COLUMNS).where(
-        EVENTS.c.room_id == room_id, EVENTS.c.seq > after, EVENTS.c.seq <= upto
-    )
-    if kinds is not None:
-        query = query.where(EVENTS.c.kind.in_(tuple(kinds)))
-    if skip:
-        query = query.where(EVENTS.c.kind.not_in(tuple(skip)))
-    connection = await session.connection()
-    return [_event(row) for row in await connection.execute(query.order_by(EVENTS.c.seq))]
-
-
-async def latest_snapshot_before(
-    session: AsyncSession, room_id: str, seq: int
-) -> SnapshotRecord | None:
-    """The newest snapshot of any game taken before ``seq``."""
-    row = await session.scalar(
-        select(Snapshot)
-        .where(Snapshot.room_id == room_id, Snapshot.seq < seq)
-        .order_by(Snapshot.seq.desc())
-        .limit(1)
-    )
-    if row is None:
-        return None
-    return SnapshotRecord(seq=row.seq, game_no=row.game_no, state=dict(row.state))
-
-
-async def snapshot_at_or_before(
-    session: AsyncSession, room_id: str, seq: int, game_no: int
-) -> SnapshotRecord | None:
-    """The newest snapshot of game ``game_no`` taken at or before ``seq``."""
-    row = await session.scalar(
-        select(Snapshot)
-        .where(Snapshot.room_id == room_id, Snapshot.seq <= seq, Snapshot.game_no == game_no)
-        .order_by(Snapshot.seq.desc())
-        .limit(1)
-    )
-    if row is None:
-        return None
-    return SnapshotRecord(seq=row.seq, game_no=row.game_no, state=dict(row.state))

@@ -31,7 +31,7 @@ from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import address_problem, storable
 from app.play.access import hash_token, is_host, seat_in
-from app.play.state import ALERTS_ON
+from app.play.kinds import ALERTS_ON
 from app.web import pages as alert_pages
 from app.web.deps import ERRORS, Backend, Svc, Token
 

@@ -13,7 +13,7 @@ from app.core.text import display_name
 from app.history.format import BadRecord, Record, from_json, parse, record_schema
 from app.history.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.history.replay import Replays, tally
-from app.play.fairness import verify
+from app.history.verify import verify
 from app.web.deps import ERRORS, Backend, Svc, Token, room_limited
 from engines.blokus import sgf
 

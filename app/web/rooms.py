@@ -9,8 +9,7 @@ from fastapi import APIRouter, Query, Request, WebSocket
 from app.core.errors import ApiError, not_found
 from app.core.text import chat_text, display_name, is_room_id
 from app.live.hub import CLOSE_NO_ROOM
-from app.play.access import seat_in
-from app.play.actor import hash_token
+from app.play.access import hash_token, seat_in
 from app.play.rooms import RoomRules
 from app.play.schemas import (
     MAX_SEQ,

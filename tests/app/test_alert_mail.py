@@ -121,7 +121,7 @@ def test_a_one_click_post_to_the_stop_link_stops_the_mails(client: TestClient) -
         f"/api/rooms/{room}/alerts/email", json={"address": f"ben.{room}@x.org"}, headers=auth(ben)
     )
     from app.alerts import store as alert_store
-    from app.play.rooms import hash_token
+    from app.play.access import hash_token
     from tests.app.alerting import services
 
     svc = services(client)

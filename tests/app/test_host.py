@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.core.config import Settings
-from app.play.actor import hash_token
+from app.play.access import hash_token
 from app.play.rooms import RoomRules
 from app.play.tables import Snapshot
 from app.services import Services, create_app

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.core.config import Settings
-from app.play.rooms import hash_token
+from app.play.access import hash_token
 from app.services import create_app
 from tests.app.inprocess_socket import receive_text
 

@@ -19,7 +19,8 @@ from sqlalchemy import event
 
 from app.core.errors import ApiError
 from app.play import store as store_module
-from app.play.rooms import RoomRules, StateCache
+from app.play.cache import StateCache
+from app.play.rooms import RoomRules
 from app.play.state import RoomState, from_snapshot, to_snapshot
 from app.play.store import EventRecord, RoomRecord
 from app.services import Services

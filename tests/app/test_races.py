@@ -44,7 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.play import store
-from app.play.rooms import hash_token
+from app.play.access import hash_token
 from app.play.state import RoomState, fold
 from app.play.store import EventRecord, Store
 from engines import get_engine

@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from app.core.config import Settings
-from app.play.fairness import commitment, verify
+from app.history.verify import verify
+from app.play.fairness import commitment
 from app.services import create_app
 from engines import get_engine
 from tests.app.records_help import bot_record

@@ -9,8 +9,9 @@ from datetime import timedelta
 from sqlalchemy import func, select, update
 
 from app.core.clock import Clock
+from app.play.access import hash_token
 from app.play.retention import Retention
-from app.play.rooms import RoomRules, hash_token
+from app.play.rooms import RoomRules
 from app.play.tables import Event, Room, Seat, Snapshot
 from app.services import Services
 

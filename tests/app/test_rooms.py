@@ -10,6 +10,7 @@ import pytest
 
 from app.core.errors import ApiError
 from app.play import store
+from app.play.access import seat_in
 from app.play.rooms import RoomRules
 from app.play.state import RoomState, fold
 from app.play.views import seat_state
@@ -189,19 +190,19 @@ async def test_rematch_keeps_the_seats_and_starts_a_new_game(services: Services)
     assert rematch.status == "playing"
     assert rematch.game_no == 2
     assert rematch.game.total == 0
-    assert await services.rooms.seat_of(room, tokens[1]) == 1
+    assert seat_in(await services.rooms.load(room), tokens[1]) == 1
 
 
 async def test_shuffled_seats_move_tokens_with_their_players(services: Services) -> None:
     room, tokens = await _two_seats(services, players=4)
     names = {
-        await services.rooms.seat_of(room, t): s.name
+        seat_in(await services.rooms.load(room), t): s.name
         for t, s in zip(tokens, await services.rooms.seats(room), strict=True)
     }
     await services.rooms.start(room, tokens[0], True)
     seats = await services.rooms.seats(room)
     for token in tokens:
-        seat = await services.rooms.seat_of(room, token)
+        seat = seat_in(await services.rooms.load(room), token)
         assert seat is not None
         assert seats[seat].name in names.values()
     assert sorted(s.name or "" for s in seats) == sorted(n or "" for n in names.values())

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from app.alerts.tables import AlertChannel, AlertSeat
 from app.core.config import Settings
 from app.core.db import make_engine
-from app.play.actor import hash_token
+from app.play.access import hash_token
 from app.services import create_app
 from tests.app.alerting import drop_addresses
 
