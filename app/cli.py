@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import re
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,16 +25,12 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 
+from app.core.backup import backup, restore
 from app.core.config import Settings, get_settings
+from app.core.errors import Problem
 from app.core.logs import configure as configure_logs
 
 VERBS = ("serve", "backup", "restore", "check", "verify")
-
-
-class Problem(Exception):
-    """Something the person running the command must fix; the message says what."""
-
-    exit_code = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -144,88 +138,6 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
     from app.services import create_app
 
     uvicorn.run(create_app(settings.model_copy(update={"auto_migrate": False})), **options)
-
-
-# -- backup and restore ----------------------------------------------------------------
-
-
-def sqlite_file(settings: Settings) -> Path:
-    url = make_url(settings.effective_database_url)
-    if not url.drivername.startswith("sqlite") or not url.database:
-        raise Problem(
-            "backup and restore work on the embedded SQLite database; this server uses "
-            f"{url.drivername.split('+')[0]}. For PostgreSQL use "
-            '`pg_dump --format=custom --file=spieltisch.dump "$DATABASE_URL"` and '
-            '`pg_restore --clean --if-exists --dbname="$DATABASE_URL" spieltisch.dump` '
-            "(see docs/self-hosting.md)."
-        )
-    return Path(url.database)
-
-
-def _count(rooms: int) -> str:
-    return f"{rooms} room" if rooms == 1 else f"{rooms} rooms"
-
-
-def _rooms(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT count(*) FROM rooms").fetchone()[0])
-
-
-def backup(settings: Settings, target: Path) -> str:
-    source = sqlite_file(settings)
-    if not source.is_file():
-        raise Problem(
-            f"there is no database at {source} to back up (DATA_DIR={settings.data_dir})."
-        )
-    if target.is_dir():
-        raise Problem(f"{target} is a directory; name the file the backup should go to.")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    _private_file(partial)
-    with (
-        contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
-        contextlib.closing(sqlite3.connect(partial)) as dst,
-    ):
-        src.backup(dst)
-        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-        rooms = _rooms(dst)
-    os.replace(partial, target)
-    return f"backed up {_count(rooms)} from {source} to {target}"
-
-
-def _private_file(path: Path) -> None:
-    """Make an empty file only its owner may read or write, for SQLite to fill: its
-    journal takes the same mode, and there is never a moment it is readable by others."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # whatever the umask, not even the owner's group
-    finally:
-        os.close(fd)
-
-
-def _readable_backup(path: Path) -> sqlite3.Connection:
-    if not path.is_file():
-        raise Problem(f"there is no backup file at {path}.")
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    except sqlite3.DatabaseError as exc:
-        raise Problem(f"{path} is not an SQLite database ({exc}).") from exc
-    if ok != "ok":
-        conn.close()
-        raise Problem(f"{path} is damaged: {ok}.")
-    if not {"rooms", "events", "alembic_version"} <= tables:
-        conn.close()
-        raise Problem(f"{path} is an SQLite file, but not a Spieltisch database.")
-    return conn
-
-
-def restore(settings: Settings, backup_file: Path) -> str:
-    """Replace the database with ``backup_file`` and migrate it (``app/core/backup.py``)."""
-    from app.core import backup as restoring
-
-    return restoring.restore(settings, backup_file)
 
 
 # -- check ------------------------------------------------------------------------------

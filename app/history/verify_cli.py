@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from app.history.format import BadRecord, parse
-from app.play.fairness import verify
+from app.history.verify import verify
 
 # far more than any record of a real game (a server takes 1 MiB)
 MAX_BYTES = 16 * 1024 * 1024
