@@ -116,3 +116,11 @@ def test_a_forbidden_import_is_found(path: str, line: str, fault: str) -> None:
     body = f"def _planted() -> None:\n{line}\n" if line.startswith(" ") else f"{line}\n"
     found = forbidden({planted: planted.read_text() + "\n" + body})
     assert any(fault in entry for entry in found), found
+
+
+def test_the_readme_and_architecture_doc_name_every_package() -> None:
+    readme = (ROOT / "README.md").read_text()
+    architecture = (ROOT / "docs" / "architecture.md").read_text()
+    for name in set(FLOORS) - {"engines", "root"}:
+        assert f"`app/{name}/`" in readme, f"README's 'What is where' lacks app/{name}/"
+        assert f"`app/{name}/`" in architecture, f"docs/architecture.md lacks app/{name}/"
