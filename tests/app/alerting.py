@@ -9,13 +9,31 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
+from app.core.config import Settings
+from app.core.migrate import upgrade
 from app.services import Services
 from tests.receivers import SmtpServer
 
 CONFIRM_PATH = "/alerts/confirm?key="
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/api/rooms/[\w-]+/alerts/confirm\?key=[\w-]+)")
+
+
+def own_database(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """``settings`` with a PostgreSQL database of this test's alone.
+
+    The session's shared PostgreSQL database keeps other tests' waiting alerts; a test
+    that moves the clock on would send them too, so a test that counts every mail its
+    SMTP server got needs the outbox to hold only its own rooms' alerts. SQLite databases
+    are the test's own already.
+    """
+    if not settings.database_url.startswith("postgresql"):
+        return settings
+    url: str = request.getfixturevalue("fresh_pg")
+    upgrade(url)
+    return settings.model_copy(update={"database_url": url})
 
 
 def auth(token: str) -> dict[str, str]:

@@ -11,12 +11,18 @@ from fastapi.testclient import TestClient
 from app.core.clock import clock
 from app.core.config import Settings
 from app.services import create_app
-from tests.app.alerting import auth, leave_address, move, outbox, table, work
+from tests.app.alerting import auth, leave_address, move, outbox, own_database, table, work
 from tests.receivers import SmtpServer
 
 DELAY_MINUTES = 10
 # addresses name their room: on PostgreSQL the session's tests share one database, and
 # with it each address's mail counts
+
+
+@pytest.fixture
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """Every test here counts all the mails its SMTP server got: a database of its own."""
+    return own_database(settings, request)
 
 
 @pytest.fixture

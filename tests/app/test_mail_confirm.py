@@ -23,6 +23,7 @@ from tests.app.alerting import (
     leave_address,
     move,
     outbox,
+    own_database,
     services,
     table,
     work,
@@ -46,6 +47,12 @@ def _settings(settings: Settings, smtp: SmtpServer, **more: Any) -> Settings:
             **more,
         }
     )
+
+
+@pytest.fixture
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """Every test here counts all the mails its SMTP server got: a database of its own."""
+    return own_database(settings, request)
 
 
 @pytest.fixture
