@@ -1,7 +1,7 @@
 """Alert mails over SMTP (aiosmtplib): plain text, the resume link and a stop link.
 
-Every mail carries ``List-Unsubscribe`` (with the one-click POST of RFC 8058) so a
-mail client can offer "unsubscribe" itself; the same link works when opened. The
+Every mail carries a plain ``List-Unsubscribe`` (with the one-click POST of RFC 8058,
+never RFC 2047-encoded) so a mail client can offer "unsubscribe" itself; the same link works when opened. The
 first mail to an address only asks to confirm it (``ConfirmMail``): it names the
 site and the game, never anything a player typed. Every link in a mail starts with
 ``PUBLIC_URL``: without it the server sends no mail at all.
@@ -10,8 +10,9 @@ site and the game, never anything a player typed. Every link in a mail starts wi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import make_msgid, parseaddr
 
 import aiosmtplib
 
@@ -47,40 +48,51 @@ class ConfirmMail:
     stop_link: str
 
 
-def _headers(settings: Settings, to: str, lang: str, subject: str, stop: str) -> EmailMessage:
-    message = EmailMessage()
+# SMTP's line ends, and headers folded only at RFC 5322's hard limit of 998 characters: a
+# long token such as the stop link is otherwise RFC 2047-encoded whole, and mail clients
+# then offer no one-click unsubscribe. The mail is flattened with it here, as aiosmtplib
+# would flatten a message object with its own policy.
+MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
+
+
+def _headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessage:
+    message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.smtp_sender
     message["To"] = to
     message["Subject"] = subject
     message["Message-ID"] = make_msgid(domain="spieltisch")
-    message["Content-Language"] = lang
     message["Auto-Submitted"] = "auto-generated"
     message["List-Unsubscribe"] = f"<{stop}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return message
 
 
+def _with_text(message: EmailMessage, lang: str, lines: list[str]) -> EmailMessage:
+    message.set_content("\n".join(lines))
+    message["Content-Language"] = lang  # after set_content, which drops every Content-* header
+    return message
+
+
 def compose_confirm(settings: Settings, mail: ConfirmMail) -> EmailMessage:
     lang = mail.lang
-    message = _headers(settings, mail.to, lang, text(lang, "confirm_subject"), mail.stop_link)
-    message.set_content(
-        "\n".join(
-            [
-                text(lang, "confirm_asked", site=mail.site, game=mail.game),
-                "",
-                text(lang, "confirm_do"),
-                mail.confirm_link,
-                "",
-                text(lang, "confirm_ignore"),
-                "",
-                "-- ",
-                text(lang, "confirm_stop"),
-                mail.stop_link,
-                "",
-            ]
-        )
+    message = _headers(settings, mail.to, text(lang, "confirm_subject"), mail.stop_link)
+    return _with_text(
+        message,
+        lang,
+        [
+            text(lang, "confirm_asked", site=mail.site, game=mail.game),
+            "",
+            text(lang, "confirm_do"),
+            mail.confirm_link,
+            "",
+            text(lang, "confirm_ignore"),
+            "",
+            "-- ",
+            text(lang, "confirm_stop"),
+            mail.stop_link,
+            "",
+        ],
     )
-    return message
 
 
 def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
@@ -88,26 +100,25 @@ def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
         return compose_confirm(settings, mail)
     lang = mail.lang
     subject = title(lang, mail.kind, mail.game, mail.others)
-    message = _headers(settings, mail.to, lang, subject, mail.stop_link)
+    message = _headers(settings, mail.to, subject, mail.stop_link)
     line = "mail_reminder" if mail.kind == "reminder" else "mail_turn"
-    message.set_content(
-        "\n".join(
-            [
-                text(lang, "mail_hello", name=mail.name),
-                "",
-                text(lang, line, game=mail.game),
-                "",
-                text(lang, "mail_link"),
-                mail.resume_link,
-                "",
-                "-- ",
-                text(lang, "mail_stop"),
-                mail.stop_link,
-                "",
-            ]
-        )
+    return _with_text(
+        message,
+        lang,
+        [
+            text(lang, "mail_hello", name=mail.name),
+            "",
+            text(lang, line, game=mail.game),
+            "",
+            text(lang, "mail_link"),
+            mail.resume_link,
+            "",
+            "-- ",
+            text(lang, "mail_stop"),
+            mail.stop_link,
+            "",
+        ],
     )
-    return message
 
 
 async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
@@ -115,7 +126,9 @@ async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
         raise MailFailed("no SMTP server is set up (SMTP_HOST)")
     try:
         await aiosmtplib.send(
-            compose(settings, mail),
+            compose(settings, mail).as_bytes(policy=MAIL_POLICY),
+            sender=parseaddr(settings.smtp_sender)[1],
+            recipients=[mail.to],
             hostname=settings.smtp_host,
             port=settings.smtp_port,
             username=settings.smtp_user,

@@ -287,3 +287,29 @@ def test_each_mail_sent_is_counted_in_the_metrics(client: TestClient, smtp: Smtp
     )
     # on PostgreSQL the session's database is shared: other tests' due alerts may go too
     assert sent is not None and sent >= 1
+
+
+def test_the_unsubscribe_headers_reach_the_mail_server_plain(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    """Mail clients offer one-click unsubscribe only for a plain ``List-Unsubscribe``
+    (RFC 2369) beside ``List-Unsubscribe-Post`` (RFC 8058): never RFC 2047-encoded,
+    however long the link. Read in the bytes the SMTP server got."""
+    room, (anna, ben) = table(client)
+    leave_address(client, smtp, room, ben, f"ben.{room}@example.org", "fr")
+    move(client, room, anna)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    (mail,) = smtp.wait(1)
+    head = smtp.raw[-1].split(b"\r\n\r\n", 1)[0].decode("ascii").replace("\r\n", "\n")
+    unfolded = re.sub(r"\n[ \t]+", " ", head)
+    lines = dict(line.split(": ", 1) for line in unfolded.split("\n"))
+    stop = lines["List-Unsubscribe"]
+    assert re.fullmatch(
+        rf"<https://play\.example\.org/api/rooms/{room}/alerts/stop\?key=[\w-]+>", stop
+    ), stop
+    assert lines["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert lines["Content-Language"] == "fr"
+    encoded = [name for name, value in lines.items() if "=?" in value]
+    assert encoded == ["Subject"], "only the French subject needs RFC 2047"
+    assert mail["List-Unsubscribe"] == stop
