@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import en from "../js/locales/en.js";
 import replayStrings from "../js/replay/strings.js";
 import { translate } from "../js/i18n.js";
-import { sinceLastTurn, summaryLine } from "../js/room/since.js";
+import { sinceLastTurn, sinceShown, summaryLine } from "../js/room/since.js";
 import { tallyLine } from "../js/room/tally.js";
 
 const tables = { en: { ...en, ...replayStrings.en } };
@@ -26,6 +26,14 @@ test("since your last turn lists only the others' moves after your own, in this 
   assert.deepEqual(sinceLastTurn(events, 0).map((e) => e.seq), [9, 10]);
   assert.deepEqual(sinceLastTurn(events, 3).map((e) => e.seq), [5, 6, 8, 9, 10]);
   assert.deepEqual(sinceLastTurn(events, 2).map((e) => e.seq), []);
+});
+
+test("the first move of a game has nothing to look back on; a second turn in a row has", () => {
+  const started = [move(3, 1), { seq: 4, kind: "game_started", game_no: 2 }];
+  assert.equal(sinceShown(started, 0, true), null, "no 'nothing happened' before anyone moved");
+  assert.equal(sinceShown([...started, move(5, 1)], 0, false), null, "not your turn");
+  assert.deepEqual(sinceShown([...started, move(5, 1)], 0, true)?.map((e) => e.seq), [5]);
+  assert.deepEqual(sinceShown([...started, move(5, 0)], 0, true), [], "your own move, then your turn again");
 });
 
 test("the summary is one line counting the moves and naming them", () => {

@@ -185,3 +185,16 @@ def test_since_your_last_turn_sums_up_the_others_moves_in_one_line(
     expect(page.locator("#open-replay")).to_have_attribute("href", f"/r/{made['room']}/games/1")
     page.locator("#lang").select_option("de")
     expect(since).to_contain_text("Seit deinem letzten Zug: 3 Züge")
+
+
+def test_the_first_move_of_a_game_has_no_since_your_last_turn_line(
+    person, server: ServerProcess
+) -> None:
+    record = bot_record("blokus", 4, {"variant": "classic"}, seed=23)
+    record["moves"] = []
+    record["result"] = None
+    made = httpx.post(f"{server.url}/api/records", json=record, timeout=30).json()
+    page = person(f"/r/{made['room']}#token={made['seats'][0]['token']}")
+    expect(page).to_have_title(re.compile(r"^● Your turn"))
+    expect(page.locator("#since")).to_be_hidden()
+    expect(page.get_by_text("Nothing happened since your last turn")).to_have_count(0)

@@ -8,7 +8,7 @@
 
 import { h } from "../dom.js";
 import { importForm, loadHistory, renderHistory, replayHref } from "./history.js";
-import { sinceLastTurn, summaryLine } from "./since.js";
+import { sinceShown, summaryLine } from "./since.js";
 import { toast } from "../toast.js";
 
 /** @typedef {import("../messages.js").RoomEvent} RoomEvent */
@@ -25,9 +25,10 @@ export function renderReplayExtras(ctx) {
   const room = current.room;
   const you = current.you;
   const myTurn = room.status === "playing" && you != null && current.to_act.includes(you);
-  const moves = myTurn ? sinceLastTurn(ctx.events, you) : [];
-  ctx.since.hidden = !myTurn;
-  if (myTurn) {
+  const shown = sinceShown(ctx.events, you, myTurn);
+  const moves = shown ?? [];
+  ctx.since.hidden = shown == null;
+  if (shown != null) {
     const line = summaryLine(moves, {
       names: ctx.names,
       t,

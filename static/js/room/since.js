@@ -25,6 +25,25 @@ export function sinceLastTurn(events, you) {
 }
 
 /**
+ * What "since your last turn" shows now: null when it is not `you`'s turn, or when nobody
+ * has moved yet in this game (the first move has nothing to look back on), else the
+ * moves since `you` last moved (maybe none: another turn of yours in a row).
+ * @param {RoomEvent[]} events  the room's public events, oldest first
+ * @param {number | null} you
+ * @param {boolean} myTurn
+ * @returns {RoomEvent[] | null}
+ */
+export function sinceShown(events, you, myTurn) {
+  if (!myTurn || you == null) return null;
+  let start = -1;
+  events.forEach((event, i) => {
+    if (event.kind === "game_started") start = i;
+  });
+  if (!events.slice(start + 1).some((event) => event.kind === "move")) return null;
+  return sinceLastTurn(events, you);
+}
+
+/**
  * One line: "Since your last turn: 2 moves — Ben placed F; Cara passed".
  * @param {RoomEvent[]} moves
  * @param {{names: string[], t: import("../i18n.js").Translate, lang: string, describeMove?: any}} ctx
