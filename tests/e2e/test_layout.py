@@ -57,6 +57,17 @@ def tables(server: ServerProcess) -> Iterator[dict[str, tuple[str, str]]]:
             room, token = rooms.create({"game": game, "players": players, "bots": bots})
             rooms.start(room, token)
             made[game] = (room, token)
+        # Anna to move with twelve hours on her clock: the seat's longest line
+        room, token = rooms.create(
+            {
+                "game": "maedn",
+                "players": 3,
+                "turn_seconds": 43200,
+                "bots": {"1": "strong", "2": "strong"},
+            }
+        )
+        rooms.start(room, token)
+        made["maedn with a clock"] = (room, token)
         yield made
 
 
@@ -109,6 +120,11 @@ def test_no_label_overflows_its_box(
             expect(page.locator("#help")).to_be_visible()
             problems[f"{game} how to play"] = _problems(page)
             page.keyboard.press("Escape")
+
+        room, token = tables["maedn with a clock"]
+        page.goto(f"/r/{room}#token={token}")
+        expect(page.locator(".seat.you .seat-clock")).to_be_visible()
+        problems["maedn, your turn with a clock"] = _problems(page)
     finally:
         page.context.close()
     found = {where: lines for where, lines in problems.items() if lines}
