@@ -1,5 +1,5 @@
 // Run in the page by tests/e2e/test_layout.py: every visible element whose content
-// sticks out of its box, or a word broken across two lines. Returns readable lines.
+// sticks out of its box or is cut short with an ellipsis, or a word broken across two lines. Returns readable lines.
 () => {
   const problems = [];
   const name = (el) => {
@@ -35,7 +35,11 @@
       if (r.right > u.right + 1 || r.left < u.left - 1) problems.push(`cut off by ${name(up)}: ${name(el)}`);
       break;
     }
-    // 3. a word broken across lines (a label that would rather not fit than wrap)
+    // 3. a text cut short with "…": what the page says must be there to read
+    if (cs.textOverflow === "ellipsis" && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`cut short with an ellipsis (${el.scrollWidth} > ${el.clientWidth}): ${name(el)}`);
+    }
+    // 4. a word broken across lines (a label that would rather not fit than wrap)
     if (el.closest("input, textarea, .chat-list, .log, #share, .skip-link") || cs.textOverflow === "ellipsis") continue;
     for (const node of el.childNodes) {
       if (node.nodeType !== Node.TEXT_NODE) continue;
