@@ -133,6 +133,23 @@ def test_no_label_overflows_its_box(
     )
 
 
+def test_on_a_phone_the_maedn_dice_come_first_and_the_keyboard_hint_last(
+    browser: Browser, server: ServerProcess, tables: dict[str, tuple[str, str]]
+) -> None:
+    page = _open(browser, server.url, "phone", "en")
+    try:
+        room, token = tables["maedn with a clock"]
+        page.goto(f"/r/{room}#token={token}")
+        expect(page.locator(".md-hand-box .md-die").first).to_be_visible()
+        boxes = [".md-hand-box", ".md-mine-box", ".md-middle-box", ".md-pile-box", ".md-keys"]
+        tops = [page.locator(box).bounding_box() for box in boxes]
+        assert all(top is not None for top in tops)
+        ys = [top["y"] for top in tops if top is not None]
+        assert ys == sorted(ys), dict(zip(boxes, ys, strict=True))
+    finally:
+        page.context.close()
+
+
 def _play_until_rows(server: ServerProcess, rows_each: int, moves: int) -> tuple[str, str]:
     """A 3-player MÄDN table (Anna and two bots) played through the API until every
     player has ``rows_each`` open rows or ``moves`` of Anna's moves are made; Anna
