@@ -104,6 +104,11 @@ def test_no_label_overflows_its_box(
         page.goto("/")
         expect(page.locator("#create-form, form").first).to_be_visible()
         problems["start page"] = _problems(page)
+        radios = page.locator("#game-list input[type=radio]")
+        expect(radios).to_have_count(3)
+        widths = {round(box["width"]) for box in (r.bounding_box() for r in radios.all()) if box}
+        if len(widths) != 1:
+            problems["start page"].append(f"the games' radio buttons differ in width: {widths}")
 
         room, _ = tables["waiting"]
         page.goto(f"/r/{room}")
