@@ -152,6 +152,17 @@ def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerP
     expect(cells).to_have_count(placed)
     expect(page.locator("#seen-as option")).to_have_count(1)
     expect(page.locator("#visibility")).to_contain_text("still running")
+    # the step buttons draw their own icons (no emoji font needed) and are named in words
+    for button, name in (
+        ("first", "First"),
+        ("prev", "Previous"),
+        ("next", "Next"),
+        ("last", "Last"),
+    ):
+        step = page.locator(f"#{button}")
+        expect(step.locator("svg")).to_be_visible()
+        expect(step).to_have_text("")
+        expect(step).to_have_accessible_name(re.compile(name, re.IGNORECASE))
     page.keyboard.press("Home")
     expect(page.locator("#position")).to_have_text("Start of game 1")
     expect(cells).to_have_count(0)
