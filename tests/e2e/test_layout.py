@@ -138,6 +138,28 @@ def test_no_label_overflows_its_box(
     )
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_waiting_tables_import_box_reads_top_to_bottom(
+    browser: Browser, server: ServerProcess, tables: dict[str, tuple[str, str]], size: str
+) -> None:
+    page = _open(browser, server.url, size, "en")
+    try:
+        room, _ = tables["waiting"]
+        page.goto(f"/r/{room}")
+        box = page.locator(".history-import")
+        expect(box).to_be_visible()
+        expect(page.locator("#history")).not_to_contain_text("null")
+        title, button, help_text = (
+            box.locator(part).bounding_box()
+            for part in ("span >> nth=0", "input[type=file]", "span.muted")
+        )
+        assert title and button and help_text
+        assert title["y"] + title["height"] <= button["y"] + 1, "the title above the button"
+        assert button["y"] + button["height"] <= help_text["y"] + 1, "the help below the button"
+    finally:
+        page.context.close()
+
+
 def test_on_a_phone_the_maedn_dice_come_first_and_the_keyboard_hint_last(
     browser: Browser, server: ServerProcess, tables: dict[str, tuple[str, str]]
 ) -> None:

@@ -74,7 +74,7 @@ async function refresh(ctx) {
   }
   ctx.history.replaceChildren(
     box,
-    links.length ? h("p", { class: "history-downloads" }, links) : null,
+    links.length ? h("p", { class: "history-downloads" }, links) : "",
     importForm((text) => toast(text, { kind: "error" }), t),
   );
 }
