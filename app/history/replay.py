@@ -386,15 +386,26 @@ class Replays:
         return dict(over.public["result"]) if over is not None else None
 
 
-def tally(names: Sequence[Sequence[str]], results: Sequence[dict[str, Any] | None]) -> list[Any]:
-    """Wins per player name over the finished games: rank 1 wins (shared firsts both count)."""
+def tally(
+    names: Sequence[Sequence[str]],
+    results: Sequence[dict[str, Any] | None],
+    bots: Sequence[Sequence[str | None]],
+) -> list[Any]:
+    """Wins per player name over the finished games: rank 1 wins (shared firsts both count).
+    A bot's entry carries its id as ``bot``, for the page to name it in its language."""
     wins: dict[str, int] = {}
-    for seat_names, result in zip(names, results, strict=True):
-        for name in seat_names:
+    bot_of: dict[str, str] = {}
+    for seat_names, result, seat_bots in zip(names, results, bots, strict=True):
+        for name, bot in zip(seat_names, seat_bots, strict=True):
             wins.setdefault(name, 0)
+            if bot is not None:
+                bot_of[name] = bot
         if result is None:
             continue
         for name, rank in zip(seat_names, result["ranks"], strict=True):
             if rank == 1:
                 wins[name] += 1
-    return [{"name": n, "wins": w} for n, w in sorted(wins.items(), key=lambda i: (-i[1], i[0]))]
+    ranked = sorted(wins.items(), key=lambda i: (-i[1], i[0]))
+    return [
+        {"name": n, "wins": w, **({"bot": bot_of[n]} if n in bot_of else {})} for n, w in ranked
+    ]

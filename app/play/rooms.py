@@ -555,9 +555,11 @@ class Rooms:
                 raise ApiError(400, "malformed_move", exc.message, reason=exc.code) from exc
             raise ApiError(422, "illegal_move", exc.message, reason=exc.code) from exc
         line = engine.log_line(state.game, seat, move, after)
-        events: list[Event] = [
-            ("move", {"seat": seat, "move": dict(move)}, {"seat": seat, "log": line})
-        ]
+        public: dict[str, Any] = {"seat": seat, "log": line}
+        stand_in = state.seats[seat].stand_in
+        if actor.bot_seat is not None and stand_in is not None:
+            public["stand_in"] = stand_in  # the bot's move, not the away person's
+        events: list[Event] = [("move", {"seat": seat, "move": dict(move)}, public)]
         result = engine.result(after)
         status = None
         if result is not None:

@@ -31,12 +31,13 @@ Rep = Annotated[Replays, Depends(_replays)]
 @router.get("/rooms/{room}/games", summary="Every game of the room, with results and a tally")
 async def history(room: str, rep: Rep) -> dict[str, Any]:
     games = []
-    names, results = [], []
+    names, results, bots = [], [], []
     for entry in await rep.games(room):
         started = await rep.started(room, entry)
         result = await rep.result(room, entry)
         names.append(started.names)
         results.append(result)
+        bots.append(started.bots)
         games.append(
             {
                 "game_no": entry.game_no,
@@ -44,12 +45,13 @@ async def history(room: str, rep: Rep) -> dict[str, Any]:
                 "status": "finished" if entry.over else "playing",
                 "steps": entry.steps,
                 "names": list(started.names),
+                "bots": list(started.bots),
                 "result": result,
                 "commitment": started.data.get("commitment"),
                 **imported_facts(started.data),
             }
         )
-    return {"games": games, "tally": tally(names, results)}
+    return {"games": games, "tally": tally(names, results, bots)}
 
 
 @router.get("/rooms/{room}/games/{game_no}", summary="One game: players, moves, commitment")

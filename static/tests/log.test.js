@@ -27,6 +27,17 @@ test("a Blokus move reads as a sentence, with blocked colours after it", () => {
   assert.ok(lines.every((l) => l.seq === 7 && l.kind === "move"));
 });
 
+test("a stand-in bot's move is credited to the bot playing for the person, not to the person", () => {
+  const event = { seq: 9, kind: "move", seat: 1, stand_in: "strong", log: { seat: 1, colour: "yellow", piece: "V5", cells: [[0, 0]], blocked: [] } };
+  assert.deepEqual(
+    describeEvent(event, ctx).map((l) => l.text),
+    ["Greedy bot for Ben placed V5 (Yellow)."],
+  );
+  const own = { ...event, stand_in: undefined };
+  assert.deepEqual(describeEvent(own, ctx).map((l) => l.text), ["Ben placed V5 (Yellow)."]);
+  assert.deepEqual(describeEvent({ seq: 3, kind: "move", seat: 0, stand_in: "random" }, { names, t, lang: "en" }).map((l) => l.text), [`${t("log.move", { name: "Random bot for Anna" })}`]);
+});
+
 test("room events read in plain words; chat stays out of the log", () => {
   const text = (/** @type {any} */ e) => describeEvent(e, ctx).map((l) => l.text);
   assert.deepEqual(text({ seq: 1, kind: "room_created", name: "Anna", creator_seat: 0 }), ["Anna opened the table."]);

@@ -45,5 +45,12 @@ test("the summary is one line counting the moves and naming them", () => {
 });
 
 test("the tally reads like a scoreboard", () => {
-  assert.equal(tallyLine([{ name: "Anna", wins: 3 }, { name: "Ben", wins: 2 }]), "Anna 3 – Ben 2");
+  assert.equal(tallyLine([{ name: "Anna", wins: 3 }, { name: "Ben", wins: 2 }], t), "Anna 3 – Ben 2");
+});
+
+test("a bot in the tally is named in the page's language, not by the engine's English title", () => {
+  const de = { de: { "bot.strong": "Gieriger Bot" } };
+  const tde = (/** @type {string} */ key, /** @type {any} */ params) => translate(de, "de", key, params);
+  const tally = [{ name: "Strong (finishes rows, steals from the leader)", wins: 2, bot: "strong" }, { name: "Anna", wins: 1 }];
+  assert.equal(tallyLine(tally, tde), "Gieriger Bot 2 – Anna 1");
 });

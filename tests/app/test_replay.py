@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.history.records import import_record
-from app.history.replay import Replays
+from app.history.replay import Replays, tally
 from app.services import Services, create_app
 from engines import get_engine
 from tests.app.records_help import digest, from_golden, golden
@@ -214,9 +214,25 @@ def test_room_history_lists_every_game_with_results_and_a_running_tally(
     winners = [n for n, r in zip(first["names"], first["result"]["ranks"], strict=True) if r == 1]
     tally = {t["name"]: t["wins"] for t in history["tally"]}
     assert tally == {n: (1 if n in winners else 0) for n in ("Anna", "P1")}
+    assert first["bots"] == [None, None]
+    assert all("bot" not in entry for entry in history["tally"])
+    moves = [
+        e for e in client.get(f"/api/rooms/{room}/events").json()["events"] if e["kind"] == "move"
+    ]
+    assert moves and all("stand_in" not in e for e in moves), "people's own moves are theirs"
     _error(client.get(f"/api/rooms/{room}/games/3"), 404, "no_such_game")
     _error(client.get(f"/api/rooms/{room}/games/1/steps/9999"), 404, "no_such_step")
     _error(client.get("/api/rooms/nope/games"), 404, "room_not_found")
+
+
+def test_the_tally_says_which_names_are_bots_for_the_page_to_translate() -> None:
+    names = [("Anna", "Strong"), ("Anna", "Strong")]
+    bots = [(None, "strong"), (None, "strong")]
+    results = [{"ranks": [2, 1]}, None]
+    assert tally(names, results, bots) == [
+        {"name": "Strong", "wins": 1, "bot": "strong"},
+        {"name": "Anna", "wins": 0},
+    ]
 
 
 def test_a_replay_shows_each_game_as_the_seats_were_in_it(client: TestClient) -> None:

@@ -76,6 +76,8 @@ def test_a_player_leaves_and_a_bot_plays_for_them_until_they_take_the_seat_back(
     seat = _seat(client, room, 0)
     assert seat["kind"] == "human" and seat["name"] == "Anna" and seat["stand_in"] == "one"
     _until_moved(client, room, 0)  # the bot played Anna's turn
+    by_bot = [e for e in _events(client, room) if e["kind"] == "move" and e["seat"] == 0]
+    assert by_bot[0]["stand_in"] == "one", "the log credits the bot, not Anna"
     last = [e for e in _events(client, room) if e["kind"] == "seat_stand_in"][-1]
     assert last == {**last, "seat": 0, "name": "Anna", "reason": "left", "bot": "one"}
     _error(client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[0])), 409, "stood_in")

@@ -260,6 +260,7 @@ export default {
   "log.stand_in_timeout_once": "Die Zeit von {name} ist abgelaufen: der {bot} macht diesen einen Zug.",
   "log.stand_in_timeout": "Die Zeit von {name} ist abgelaufen: der {bot} spielt für sie, bis sie zurück sind.",
   "log.stand_in_left": "{name} hat das Spiel verlassen; der {bot} spielt für sie.",
+  "log.stand_in_for": "{bot} für {name}",
   "log.stand_in_host": "Der Gastgeber hat den Platz von {name} an den {bot} gegeben.",
   "log.seat_released": "Der Gastgeber hat Platz {n} ({name}) freigegeben; der {bot} spielt, bis sich jemand setzt.",
   "log.seat_taken_back": "{name} ist zurück und spielt wieder selbst.",

@@ -260,6 +260,7 @@ export default {
   "log.stand_in_timeout_once": "Time ran out for {name}: the {bot} plays this one move.",
   "log.stand_in_timeout": "Time ran out for {name}: the {bot} plays for them until they are back.",
   "log.stand_in_left": "{name} left the game; the {bot} plays for them.",
+  "log.stand_in_for": "{bot} for {name}",
   "log.stand_in_host": "The host handed {name}'s seat to the {bot}.",
   "log.seat_released": "The host freed seat {n} ({name}); the {bot} plays it until someone sits down.",
   "log.seat_taken_back": "{name} is back and plays again.",

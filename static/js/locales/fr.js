@@ -260,6 +260,7 @@ export default {
   "log.stand_in_timeout_once": "Le temps de {name} est écoulé : le {bot} joue ce seul coup.",
   "log.stand_in_timeout": "Le temps de {name} est écoulé : le {bot} joue à sa place jusqu'à son retour.",
   "log.stand_in_left": "{name} a quitté la partie ; le {bot} joue à sa place.",
+  "log.stand_in_for": "{bot} pour {name}",
   "log.stand_in_host": "L'hôte a confié la place de {name} au {bot}.",
   "log.seat_released": "L'hôte a libéré la place {n} ({name}) ; le {bot} la joue jusqu'à ce que quelqu'un s'assoie.",
   "log.seat_taken_back": "{name} est de retour et rejoue.",

@@ -10,6 +10,7 @@ import { h } from "../dom.js";
 import { addStrings } from "../i18n.js";
 import strings from "../replay/strings.js";
 import { joinNames, winners } from "./log.js";
+import { botLabel } from "./names.js";
 import { tallyLine } from "./tally.js";
 
 addStrings(strings);
@@ -20,10 +21,11 @@ addStrings(strings);
  * @property {string} status
  * @property {number} steps
  * @property {string[]} names
+ * @property {(string|null)[]} [bots] the bot in each seat (null for a person), to name it in the page's language
  * @property {{scores: number[], ranks: number[]}|null} result
  * @property {boolean} [imported] made from a game record: its moves (and seed) came from a file
  */
-/** @typedef {{games: HistoryGame[], tally: {name: string, wins: number}[]}} History */
+/** @typedef {{games: HistoryGame[], tally: {name: string, wins: number, bot?: string}[]}} History */
 
 /** @param {string} roomId @returns {Promise<History>} */
 export const loadHistory = (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/games`);
@@ -43,7 +45,8 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
     return;
   }
   const items = history.games.map((game) => {
-    const top = winners(game.result, game.names);
+    const names = game.names.map((name, i) => (game.bots?.[i] ? botLabel(String(game.bots[i]), t) : name));
+    const top = winners(game.result, names);
     const outcome =
       game.status !== "finished"
         ? t("history.running")
@@ -60,7 +63,7 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
   });
   root.replaceChildren(
     h("ol", { class: "history-list" }, items),
-    h("p", { class: "history-tally" }, `${t("history.tally")}: ${tallyLine(history.tally)}`),
+    h("p", { class: "history-tally" }, `${t("history.tally")}: ${tallyLine(history.tally, t)}`),
   );
 }
 

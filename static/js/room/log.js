@@ -85,12 +85,16 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       texts = [t("log.seat_taken_back", { name: event.name ?? who(event.seat) })];
       break;
     case "move": {
-      const described = describeMove ? describeMove(event.log ?? {}, names, t) : null;
+      // a stand-in's move is the bot's: "Greedy bot for Carla placed V5", never "Carla placed V5"
+      const seat = event.log?.seat ?? event.seat;
+      const movers = event.stand_in && typeof seat === "number" ? names.slice() : names;
+      if (movers !== names) movers[seat] = t("log.stand_in_for", { bot: botLabel(String(event.stand_in), t), name: who(seat) });
+      const described = describeMove ? describeMove(event.log ?? {}, movers, t) : null;
       texts = described
         ? Array.isArray(described)
           ? described
           : [described]
-        : [t("log.move", { name: who(event.log?.seat ?? event.seat) })];
+        : [t("log.move", { name: movers[seat] ?? who(seat) })];
       break;
     }
     case "game_over": {
