@@ -95,10 +95,11 @@ class SmtpServer:
 
 
 @contextmanager
-def smtp_server() -> Iterator[SmtpServer]:
+def smtp_server(utf8: bool = False) -> Iterator[SmtpServer]:
+    """A real SMTP server; ``utf8`` offers SMTPUTF8 (addresses beyond ASCII)."""
     inbox = _Inbox()
     port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, enable_SMTPUTF8=utf8)
     controller.start()
     try:
         yield SmtpServer(port, inbox)

@@ -1,10 +1,11 @@
 """Alert mails over SMTP (aiosmtplib): plain text, the resume link and a stop link.
 
-Every mail carries a plain ``List-Unsubscribe`` (with the one-click POST of RFC 8058,
-never RFC 2047-encoded) so a mail client can offer "unsubscribe" itself; the same link works when opened. The
-first mail to an address only asks to confirm it (``ConfirmMail``): it names the
-site and the game, never anything a player typed. Every link in a mail starts with
-``PUBLIC_URL``: without it the server sends no mail at all.
+Every mail carries a plain ``List-Unsubscribe`` (never RFC 2047-encoded, with the
+one-click POST of RFC 8058) so a mail client can offer "unsubscribe" itself; the same
+link works when opened. The first mail to an address only asks to confirm it
+(``ConfirmMail``): it names the site and the game, never anything a player typed.
+Every link in a mail starts with ``PUBLIC_URL``: without it the server sends no mail
+at all.
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ class ConfirmMail:
 
 # SMTP's line ends, and headers folded only at RFC 5322's hard limit of 998 characters: a
 # long token such as the stop link is otherwise RFC 2047-encoded whole, and mail clients
-# then offer no one-click unsubscribe. The mail is flattened with it here, as aiosmtplib
-# would flatten a message object with its own policy.
-MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
+# then offer no one-click unsubscribe. aiosmtplib flattens a message object with its own
+# policy, so the mail is flattened here (``_flat``); 7-bit bodies (quoted-printable where
+# a text needs it) go to every server, with or without 8BITMIME.
+MAIL_POLICY = policy.SMTP.clone(max_line_length=998, cte_type="7bit")
 
 
 def _headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessage:
@@ -121,14 +123,26 @@ def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
     )
 
 
+def _flat(message: EmailMessage, sender: str, to: str) -> tuple[bytes, list[str]]:
+    """The mail's bytes and the MAIL options it needs: an address with letters beyond
+    ASCII (``jürgen@example.org``) goes with SMTPUTF8 and its headers unencoded; a
+    server without SMTPUTF8 then refuses it cleanly."""
+    if f"{sender}{to}".isascii():
+        return message.as_bytes(), []
+    return message.as_bytes(policy=MAIL_POLICY.clone(utf8=True)), ["SMTPUTF8"]
+
+
 async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
     if not settings.smtp_host:
         raise MailFailed("no SMTP server is set up (SMTP_HOST)")
+    sender = parseaddr(settings.smtp_sender)[1]
+    content, options = _flat(compose(settings, mail), sender, mail.to)
     try:
         await aiosmtplib.send(
-            compose(settings, mail).as_bytes(policy=MAIL_POLICY),
-            sender=parseaddr(settings.smtp_sender)[1],
+            content,
+            sender=sender,
             recipients=[mail.to],
+            mail_options=options,
             hostname=settings.smtp_host,
             port=settings.smtp_port,
             username=settings.smtp_user,

@@ -12,7 +12,7 @@ from app.core.clock import clock
 from app.core.config import Settings
 from app.services import create_app
 from tests.app.alerting import auth, leave_address, move, outbox, own_database, table, work
-from tests.receivers import SmtpServer
+from tests.receivers import SmtpServer, smtp_server
 
 DELAY_MINUTES = 10
 # addresses name their room: on PostgreSQL the session's tests share one database, and
@@ -313,3 +313,39 @@ def test_the_unsubscribe_headers_reach_the_mail_server_plain(
     encoded = [name for name, value in lines.items() if "=?" in value]
     assert encoded == ["Subject"], "only the French subject needs RFC 2047"
     assert mail["List-Unsubscribe"] == stop
+
+
+@pytest.mark.parametrize("utf8", [True, False], ids=["smtputf8", "ascii-only"])
+def test_an_address_beyond_ascii_goes_with_smtputf8_or_fails_cleanly(
+    settings: Settings, utf8: bool
+) -> None:
+    """``jürgen@…`` passes the address check: a server offering SMTPUTF8 gets the mail
+    with the address as written; one without refuses it, and the alert is a failed try
+    like any other (no crash, the next alerts still go)."""
+    with smtp_server(utf8=utf8) as smtp:
+        configured = settings.model_copy(
+            update={
+                "smtp_host": "127.0.0.1",
+                "smtp_port": smtp.port,
+                "smtp_security": "none",
+                "alert_poll_seconds": 3600,
+                "public_url": "https://play.example.org",
+            }
+        )
+        with TestClient(create_app(configured)) as client:
+            room, (_, ben) = table(client)
+            address = f"jürgen.{room.lower()}@example.org"
+            put = client.put(
+                f"/api/rooms/{room}/alerts/email", json={"address": address}, headers=auth(ben)
+            )
+            assert put.status_code == 200, put.text
+            work(client)
+            (row,) = outbox(client, room)
+            if utf8:
+                (mail,) = smtp.wait(1)
+                assert smtp.inbox.rcpt == [[address]] and mail["To"] == address
+                assert "confirm?key=" in mail.get_content()
+                assert row["status"] == "sent"
+            else:
+                assert smtp.mails == []
+                assert row["status"] != "sent" and row["attempts"] == 1
