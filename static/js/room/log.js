@@ -87,8 +87,8 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
     case "move": {
       // a stand-in's move is the bot's: "Greedy bot for Carla placed V5", never "Carla placed V5"
       const seat = event.log?.seat ?? event.seat;
-      const movers = event.stand_in && typeof seat === "number" ? names.slice() : names;
-      if (movers !== names) movers[seat] = t("log.stand_in_for", { bot: botLabel(String(event.stand_in), t), name: who(seat) });
+      const movers = names.slice();
+      if (event.stand_in && typeof seat === "number") movers[seat] = t("log.stand_in_for", { bot: botLabel(String(event.stand_in), t), name: who(seat) });
       const described = describeMove ? describeMove(event.log ?? {}, movers, t) : null;
       texts = described
         ? Array.isArray(described)

@@ -12,11 +12,7 @@ import { describeEvent } from "./log.js";
  * @returns {RoomEvent[]}
  */
 export function sinceLastTurn(events, you) {
-  let start = -1;
-  events.forEach((event, i) => {
-    if (event.kind === "game_started") start = i;
-  });
-  const moves = events.slice(start + 1).filter((event) => event.kind === "move");
+  const moves = gameMoves(events);
   let mine = -1;
   moves.forEach((event, i) => {
     if (event.seat === you) mine = i;
@@ -34,13 +30,20 @@ export function sinceLastTurn(events, you) {
  * @returns {RoomEvent[] | null}
  */
 export function sinceShown(events, you, myTurn) {
-  if (!myTurn || you == null) return null;
+  if (!myTurn || you == null || !gameMoves(events).length) return null;
+  return sinceLastTurn(events, you);
+}
+
+/**
+ * The moves of the running game: those after the last `game_started`.
+ * @param {RoomEvent[]} events
+ */
+function gameMoves(events) {
   let start = -1;
   events.forEach((event, i) => {
     if (event.kind === "game_started") start = i;
   });
-  if (!events.slice(start + 1).some((event) => event.kind === "move")) return null;
-  return sinceLastTurn(events, you);
+  return events.slice(start + 1).filter((event) => event.kind === "move");
 }
 
 /**
