@@ -6,7 +6,7 @@ presses the button (mail scanners that follow links only look). Confirming is pe
 subscription: an address confirmed for one seat is asked again when it is left for
 another seat or room, since each is a different person's request. The key in the
 link is made when that mail goes out, kept only as its SHA-256, used once, and
-valid for ``CONFIRM_VALID``.
+valid for ``CONFIRM_VALID`` (``app.alerts.mail`` makes it and sends the mail).
 
 Every mail to an address, over every room and confirmation mails included, counts
 against ``ALERT_ADDRESS_HOURLY_CAP``, and confirmation mails also against
@@ -18,14 +18,10 @@ differently does not open new slots.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
-from app.alerts import mail as mailer
 from app.alerts import store as alert_store
 from app.alerts.store import CONFIRM, DAY, Channel, Due
-from app.core.clock import clock
 from app.core.config import Settings
 from app.play.state import RoomState
 from app.play.store import Store
@@ -83,29 +79,3 @@ async def take_slot(
 async def give_back(db: Store, due: Due, slot: str) -> None:
     async with db.transaction() as session:
         await alert_store.give_back_mail_slot(session, address_hash(due.channel.target), slot)
-
-
-async def send(
-    db: Store, settings: Settings, state: RoomState, due: Due, lang: str, stop_key: str
-) -> None:
-    """Make a fresh key (any earlier one is void), then mail the link with it."""
-    base = settings.link_base
-    key = secrets.token_urlsafe(32)
-    async with db.transaction() as session:
-        noted = await alert_store.confirmation_mailed(
-            session, due.channel.id, key_hash(key), clock.now()
-        )
-    if not noted:
-        raise mailer.MailFailed("the address was removed or confirmed meanwhile")
-    alerts = f"{base}/api/rooms/{state.room.id}/alerts"
-    await mailer.send(
-        settings,
-        mailer.ConfirmMail(
-            to=due.channel.target,
-            lang=lang,
-            game=state.engine.title,
-            site=urlsplit(base).netloc,
-            confirm_link=f"{alerts}/confirm?key={key}",
-            stop_link=f"{alerts}/stop?key={stop_key}",
-        ),
-    )

@@ -5,23 +5,31 @@ one-click POST of RFC 8058) so a mail client can offer "unsubscribe" itself; the
 link works when opened. The first mail to an address only asks to confirm it
 (``ConfirmMail``): it names the site and the game, never anything a player typed.
 Every link in a mail starts with ``PUBLIC_URL``: without it the server sends no mail
-at all.
+at all. Each mail counts against its address's caps (``app.alerts.confirm``) before it goes.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid, parseaddr
+from urllib.parse import urlsplit
 
 import aiosmtplib
 
+from app.alerts import confirm
+from app.alerts import store as alert_store
+from app.alerts.delivery import Failed, Later, Sending, others
+from app.alerts.store import CONFIRM, Due
 from app.alerts.texts import text, title
+from app.core.clock import clock
 from app.core.config import Settings
+from app.play.state import RoomState
 
 
-class MailFailed(Exception):
+class MailFailed(Failed):
     """The SMTP server could not be reached or refused the mail: try again later."""
 
 
@@ -158,3 +166,70 @@ async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
 def enabled(settings: Settings) -> bool:
     """Mail goes out only with an SMTP server and the site's own address for its links."""
     return bool(settings.smtp_host and settings.link_base)
+
+
+async def deliver(out: Sending, state: RoomState, due: Due) -> None:
+    """Mail ``due`` (a turn alert, or the mail asking to confirm the address), if the
+    address's caps have room; ``Later`` when one is reached."""
+    slot, frees = await confirm.take_slot(out.db, out.settings, due, clock.now())
+    if frees is not None:
+        raise Later(frees, "address cap")
+    assert slot is not None
+    try:
+        await _deliver(out, state, due)
+    except Failed:
+        await confirm.give_back(out.db, due, slot)
+        raise
+
+
+async def _deliver(out: Sending, state: RoomState, due: Due) -> None:
+    base = out.settings.link_base
+    if not base:
+        raise MailFailed("PUBLIC_URL is not set, and mail links need it")
+    settings = await out.seat_settings(state, due)
+    if settings is None:
+        raise MailFailed("the seat's alert settings are gone")
+    lang = settings.lang
+    if due.kind == CONFIRM:
+        await _ask_to_confirm(out, state, due, lang, settings.stop_key)
+        return
+    token = out.keys.open(str(due.channel.data.get("sealed", "")))
+    if token is None:
+        raise MailFailed("the resume token for this address can't be read")
+    mail = AlertMail(
+        to=due.channel.target,
+        lang=lang,
+        kind=due.kind,
+        game=state.engine.title,
+        name=state.seats[due.seat].name or "",
+        others=others(state, due.seat),
+        resume_link=f"{out.room_url(state)}#token={token}",
+        stop_link=f"{base}/api/rooms/{state.room.id}/alerts/stop?key={settings.stop_key}",
+    )
+    await send(out.settings, mail)
+
+
+async def _ask_to_confirm(
+    out: Sending, state: RoomState, due: Due, lang: str, stop_key: str
+) -> None:
+    """Make a fresh confirmation key (any earlier one is void), then mail the link with it."""
+    base = out.settings.link_base
+    key = secrets.token_urlsafe(32)
+    async with out.db.transaction() as session:
+        noted = await alert_store.confirmation_mailed(
+            session, due.channel.id, confirm.key_hash(key), clock.now()
+        )
+    if not noted:
+        raise MailFailed("the address was removed or confirmed meanwhile")
+    alerts = f"{base}/api/rooms/{state.room.id}/alerts"
+    await send(
+        out.settings,
+        ConfirmMail(
+            to=due.channel.target,
+            lang=lang,
+            game=state.engine.title,
+            site=urlsplit(base).netloc,
+            confirm_link=f"{alerts}/confirm?key={key}",
+            stop_link=f"{alerts}/stop?key={stop_key}",
+        ),
+    )

@@ -29,16 +29,14 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from app.alerts import confirm as mail_confirm
-from app.alerts import mail as mailer
-from app.alerts import outbound, push, webhooks
+from app.alerts import guard, mail, push, webhooks
 from app.alerts import store as alert_store
+from app.alerts.delivery import Deliver, Failed, Gone, Later, Sending
 from app.alerts.due import Alerts, waiting_for
 from app.alerts.keys import AlertKeys, load_keys
 from app.alerts.store import CONFIRM, Due
-from app.alerts.texts import text, title
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.errors import ApiError
@@ -46,6 +44,13 @@ from app.play.rooms import Rooms
 from app.play.state import RoomState
 
 log = logging.getLogger("spieltisch.alerts")
+
+# the channels, by the kind their rows name: a new channel is one module and one line here
+CHANNELS: dict[str, Deliver] = {
+    "push": push.deliver,
+    "email": mail.deliver,
+    "webhook": webhooks.deliver,
+}
 
 LEASE = timedelta(minutes=2)
 BATCH = 20  # most rows claimed in one query
@@ -75,7 +80,7 @@ class Outbox:
         self.alerts = alerts
         self.settings = settings
         self._keys: AlertKeys | None = None
-        self._client: outbound.Outbound | None = None
+        self._client: guard.Outbound | None = None
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
@@ -92,7 +97,7 @@ class Outbox:
 
     async def start(self, loop: bool = True) -> None:
         self._keys = await load_keys(self.rooms.db, self.settings)
-        self._client = outbound.Outbound(self.settings.webhook_allow_private)
+        self._client = guard.Outbound(self.settings.webhook_allow_private)
         if loop:
             self._task = asyncio.create_task(self._run(), name="alert-outbox")
 
@@ -207,24 +212,19 @@ class Outbox:
             async with self.rooms.db.transaction() as session:
                 await alert_store.retry(session, due.id, free_at, due.attempts, "hourly cap")
             return
-        slot = None
-        if due.channel.kind == "email":
-            slot, frees = await mail_confirm.take_slot(self.rooms.db, self.settings, due, now)
-            if frees is not None:
-                async with self.rooms.db.transaction() as session:
-                    await alert_store.retry(session, due.id, frees, due.attempts, "address cap")
-                return
         try:
             await self._send(state, due)
-        except push.SubscriptionGone as exc:
-            log.info("alert %s: push subscription %s dropped (%s)", due.id, due.channel.id, exc)
+        except Later as exc:
+            async with self.rooms.db.transaction() as session:
+                await alert_store.retry(session, due.id, exc.at, due.attempts, exc.note)
+            return
+        except Gone as exc:
+            log.info("alert %s: %s %s dropped (%s)", due.id, due.channel.kind, due.channel.id, exc)
             self._tell(due, "dropped")
             async with self.rooms.db.transaction() as session:
                 await alert_store.delete_channel(session, due.channel.id)
             return
-        except (push.DeliveryFailed, mailer.MailFailed, webhooks.WebhookFailed) as exc:
-            if slot is not None:
-                await mail_confirm.give_back(self.rooms.db, due, slot)
+        except Failed as exc:
             await self._failed(due, str(exc))
             return
         self._tell(due, "sent")
@@ -276,78 +276,9 @@ class Outbox:
         async with self.rooms.db.transaction() as session:
             await alert_store.finish(session, due.id, status, clock.now(), note)
 
-    # -- sending ---------------------------------------------------------------
-
     async def _send(self, state: RoomState, due: Due) -> None:
-        channel = due.channel
-        base = self.settings.link_base
-        room_url = f"{base}/r/{state.room.id}" if base else ""
-        game = state.engine.title
-        name = state.seats[due.seat].name or ""
-        others = [s.name for i, s in enumerate(state.seats) if i != due.seat and s.name]
+        deliver = CHANNELS.get(due.channel.kind)
+        if deliver is None:
+            raise Failed(f"unknown channel kind {due.channel.kind!r}")
         assert self._client is not None
-        if channel.kind == "webhook":
-            lang = str(channel.data.get("lang", "en"))
-            hook = webhooks.body(
-                str(channel.data.get("shape", "json")),
-                lang,
-                due.kind,
-                game,
-                name,
-                state.room.id,
-                room_url,
-                due.seat,
-            )
-            await webhooks.send(
-                self._client, channel.target, hook, self.settings.webhook_timeout_seconds
-            )
-            return
-        async with self.rooms.db.transaction() as session:
-            settings = await alert_store.seat_settings(
-                session, state.room.id, channel.token_hash or ""
-            )
-        lang = settings.lang if settings is not None else "en"
-        if channel.kind == "push":
-            payload: dict[str, Any] = {
-                "title": title(lang, due.kind, game, others),
-                "body": text(lang, "push_body"),
-                "url": f"/r/{state.room.id}",
-                "tag": f"spieltisch-{state.room.id}",
-                "kind": due.kind,
-            }
-            await push.send(
-                self._client,
-                self.keys,
-                self.settings.vapid_subject,
-                channel.target,
-                dict(channel.data.get("keys", {})),
-                payload,
-                self.settings.webhook_timeout_seconds,
-            )
-            return
-        if channel.kind == "email":
-            if not base:
-                raise mailer.MailFailed("PUBLIC_URL is not set, and mail links need it")
-            if settings is None:
-                raise mailer.MailFailed("the seat's alert settings are gone")
-            if due.kind == CONFIRM:
-                await mail_confirm.send(
-                    self.rooms.db, self.settings, state, due, lang, settings.stop_key
-                )
-                return
-            token = self.keys.open(str(channel.data.get("sealed", "")))
-            if token is None:
-                raise mailer.MailFailed("the resume token for this address can't be read")
-            mail = mailer.AlertMail(
-                to=channel.target,
-                lang=lang,
-                kind=due.kind,
-                game=game,
-                name=name,
-                others=others,
-                resume_link=f"{room_url}#token={token}",
-                stop_link=f"{base}/api/rooms/{state.room.id}/alerts/stop?key={settings.stop_key}",
-            )
-            await mailer.send(self.settings, mail)
-            return
-        raise mailer.MailFailed(f"unknown channel kind {channel.kind!r}")
+        await deliver(Sending(self.settings, self.rooms.db, self._client, self.keys), state, due)

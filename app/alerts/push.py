@@ -4,7 +4,7 @@ The payload is encrypted with the subscription's keys (RFC 8291, ``aes128gcm``,
 through ``pywebpush``) and the request is signed with the server's VAPID key
 (RFC 8292). A push service answering 404 or 410 says the subscription is gone. Endpoints pass
 the same address guard as webhooks (``WEBHOOK_ALLOW_PRIVATE``) and the request goes
-through the same pinned client (``app.alerts.outbound``): a subscription can't make the server
+through the same pinned client (``app.alerts.guard``): a subscription can't make the server
 call into its own network, however its name answers.
 """
 
@@ -17,17 +17,21 @@ from urllib.parse import urlsplit
 
 from pywebpush import WebPusher
 
-from app.alerts import outbound
+from app.alerts import guard
+from app.alerts.delivery import Failed, Gone, Sending, others
 from app.alerts.keys import AlertKeys
+from app.alerts.store import Due
+from app.alerts.texts import text, title
+from app.play.state import RoomState
 
 TTL_SECONDS = 24 * 3600
 
 
-class SubscriptionGone(Exception):
+class SubscriptionGone(Gone):
     """The push service no longer knows the subscription: drop it."""
 
 
-class DeliveryFailed(Exception):
+class DeliveryFailed(Failed):
     """Sending failed in a way that may pass: try again later."""
 
 
@@ -48,8 +52,30 @@ def encrypt(endpoint: str, keys: dict[str, str], payload: dict[str, Any]) -> byt
     return body
 
 
+async def deliver(out: Sending, state: RoomState, due: Due) -> None:
+    """Push ``due`` to one browser, titled in its person's language."""
+    settings = await out.seat_settings(state, due)
+    lang = settings.lang if settings is not None else "en"
+    payload: dict[str, Any] = {
+        "title": title(lang, due.kind, state.engine.title, others(state, due.seat)),
+        "body": text(lang, "push_body"),
+        "url": f"/r/{state.room.id}",
+        "tag": f"spieltisch-{state.room.id}",
+        "kind": due.kind,
+    }
+    await send(
+        out.client,
+        out.keys,
+        out.settings.vapid_subject,
+        due.channel.target,
+        dict(due.channel.data.get("keys", {})),
+        payload,
+        out.settings.webhook_timeout_seconds,
+    )
+
+
 async def send(
-    client: outbound.Outbound,
+    client: guard.Outbound,
     keys: AlertKeys,
     subject: str,
     endpoint: str,
@@ -77,9 +103,9 @@ async def send(
     }
     try:
         answer = await client.post(endpoint, body, headers, seconds)
-    except outbound.Refused as exc:
+    except guard.Refused as exc:
         raise SubscriptionGone(f"push endpoint refused: {exc}") from exc
-    except outbound.Unreachable as exc:
+    except guard.Unreachable as exc:
         raise DeliveryFailed(f"push service unreachable: {exc}") from exc
     if answer.status in (404, 410):
         raise SubscriptionGone(f"push service answered {answer.status}")

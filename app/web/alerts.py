@@ -24,9 +24,10 @@ from app.alerts import mail as mailer
 from app.alerts import push
 from app.alerts import store as alert_store
 from app.alerts.confirm import CONFIRM_VALID, key_hash
+from app.alerts.guard import BadUrl, check_url
 from app.alerts.store import CONFIRM, Confirmation
 from app.alerts.texts import LANGS, text
-from app.alerts.webhooks import SHAPES, BadWebhook, check_url
+from app.alerts.webhooks import SHAPES
 from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import address_problem, storable
@@ -157,7 +158,7 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
         raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
     try:
         await check_url(body.endpoint, svc.settings.webhook_allow_private)
-    except BadWebhook as exc:
+    except BadUrl as exc:
         raise ApiError(400, "bad_subscription", f"This push endpoint can't be used: {exc}") from exc
     try:
         push.encrypt(body.endpoint, keys, {"check": True})
@@ -346,7 +347,7 @@ async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> di
     _url(body.url, "bad_webhook", "A webhook URL")
     try:
         await check_url(body.url, svc.settings.webhook_allow_private)
-    except BadWebhook as exc:
+    except BadUrl as exc:
         raise ApiError(400, "bad_webhook", str(exc)) from exc
 
     async def write(session: Any) -> None:

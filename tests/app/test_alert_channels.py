@@ -316,10 +316,10 @@ def test_only_the_host_sets_the_webhook_and_no_one_sees_it(
     ],
 )
 async def test_webhooks_to_private_addresses_are_refused(url: str) -> None:
-    from app.alerts import webhooks
+    from app.alerts import guard
 
-    with pytest.raises(webhooks.BadWebhook):
-        await webhooks.check_url(url, allow_private=False)
+    with pytest.raises(guard.BadUrl):
+        await guard.check_url(url, allow_private=False)
 
 
 def test_the_api_refuses_a_private_webhook_with_a_clear_error(settings: Settings) -> None:
@@ -347,9 +347,9 @@ def test_a_public_address_passes_the_guard(settings: Settings) -> None:
 
 
 async def test_the_guard_is_checked_again_before_each_call() -> None:
-    from app.alerts import outbound, webhooks
+    from app.alerts import guard, webhooks
 
-    client = outbound.Outbound(allow_private=False)
+    client = guard.Outbound(allow_private=False)
     try:
         with pytest.raises(webhooks.WebhookFailed, match="private"):
             await webhooks.send(client, "http://127.0.0.1:9/hook", {}, 1.0)

@@ -2,7 +2,7 @@
 bounded read of the answer, and alerts sent side by side.
 
 Real receivers on loopback (plain, TLS, trickling, huge), a real SMTP server, and the
-guard's resolver (``app.alerts.outbound.resolve``) driven by the test: a name whose answers
+guard's resolver (``app.alerts.guard.resolve``) driven by the test: a name whose answers
 change with every lookup, as a name with a TTL of 0 can.
 """
 
@@ -20,7 +20,7 @@ from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 from py_vapid import Vapid
 
-from app.alerts import outbound, push, webhooks
+from app.alerts import guard, push, webhooks
 from app.alerts.keys import AlertKeys
 from app.core.clock import clock
 from app.core.config import Settings
@@ -54,7 +54,7 @@ class Names:
 
     async def __call__(self, host: str, port: int) -> list[str]:
         if host not in self.answers:
-            return await outbound.system_resolve(host, port)
+            return await guard.system_resolve(host, port)
         turns = self.answers[host]
         answer = turns[min(self.lookups[host], len(turns) - 1)]
         self.lookups[host] += 1
@@ -112,7 +112,7 @@ def test_a_rebinding_webhook_name_never_reaches_loopback_at_put_or_at_retry(
     where it answers 127.0.0.1, the guard refuses. No call reaches 127.0.0.1."""
     name = "hook.rebind.test"
     names = Names({name: answers})
-    monkeypatch.setattr(outbound, "resolve", names)
+    monkeypatch.setattr(guard, "resolve", names)
     with _client(settings) as client:
         room, (anna, _) = table(client)
         put = client.put(
@@ -139,7 +139,7 @@ def test_a_rebinding_push_endpoint_never_reaches_loopback_and_is_dropped(
 ) -> None:
     name = "push.rebind.test"
     names = Names({name: [PUBLIC, PUBLIC, LOOPBACK]})
-    monkeypatch.setattr(outbound, "resolve", names)
+    monkeypatch.setattr(guard, "resolve", names)
     with _client(settings) as client:
         room, (anna, ben) = table(client)
         added = client.post(
@@ -172,7 +172,7 @@ def test_webhooks_and_pushes_connect_to_the_address_the_guard_looked_up(
         )
         hook, endpoint = "hook.pinned.test", "push.pinned.test"
         names = Names({hook: [pinned.host, first.host], endpoint: [pinned.host, first.host]})
-        monkeypatch.setattr(outbound, "resolve", names)
+        monkeypatch.setattr(guard, "resolve", names)
         client = stack.enter_context(_client(settings, webhook_allow_private=True))
         room, (anna, ben) = table(client)
         client.put(
@@ -205,11 +205,11 @@ async def test_tls_keeps_the_urls_name_for_sni_and_the_certificate(
     authority.configure_trust(trusting)
     serving = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     authority.issue_cert("hook.test").configure_cert(serving)
-    client = outbound.Outbound(allow_private=True, ssl_context=trusting)
+    client = guard.Outbound(allow_private=True, ssl_context=trusting)
     try:
         with http_receiver(tls=serving) as receiver:
             names = Names({"hook.test": ["127.0.0.1"], "other.test": ["127.0.0.1"]})
-            monkeypatch.setattr(outbound, "resolve", names)
+            monkeypatch.setattr(guard, "resolve", names)
             async with asyncio.timeout(HANG_GUARD):
                 await webhooks.send(client, receiver.url(name="hook.test"), {"n": 1}, 10.0)
                 with pytest.raises(webhooks.WebhookFailed, match="CERTIFICATE_VERIFY_FAILED"):
@@ -251,24 +251,24 @@ OTHER_PRIVATE = ["::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "fec0::1", "
 
 @pytest.mark.parametrize("address", EMBEDDING_PRIVATE + OTHER_PRIVATE)
 async def test_ipv6_forms_of_private_addresses_are_refused(address: str) -> None:
-    assert outbound.blocked(address)
-    with pytest.raises(webhooks.BadWebhook, match="private"):
-        await webhooks.check_url(f"http://[{address}]:8080/hook", allow_private=False)
+    assert guard.blocked(address)
+    with pytest.raises(guard.BadUrl, match="private"):
+        await guard.check_url(f"http://[{address}]:8080/hook", allow_private=False)
 
 
 @pytest.mark.parametrize("address", [*EMBEDDING_PUBLIC, "2606:4700:4700::1111"])
 async def test_ipv6_forms_of_public_addresses_pass(address: str) -> None:
-    assert not outbound.blocked(address)
-    await webhooks.check_url(f"https://[{address}]/hook", allow_private=False)
+    assert not guard.blocked(address)
+    await guard.check_url(f"https://[{address}]/hook", allow_private=False)
 
 
 async def test_a_name_with_an_embedding_address_is_refused_at_connect(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(outbound, "resolve", Names({"v6.test": [PUBLIC, "::ffff:7f00:1"]}))
-    client = outbound.Outbound(allow_private=False)
+    monkeypatch.setattr(guard, "resolve", Names({"v6.test": [PUBLIC, "::ffff:7f00:1"]}))
+    client = guard.Outbound(allow_private=False)
     try:
-        await webhooks.check_url("http://v6.test/hook", allow_private=False)
+        await guard.check_url("http://v6.test/hook", allow_private=False)
         with pytest.raises(webhooks.WebhookFailed, match="private"):
             await webhooks.send(client, "http://v6.test/hook", {}, 10.0)
     finally:
@@ -278,7 +278,7 @@ async def test_a_name_with_an_embedding_address_is_refused_at_connect(
 # -- one deadline per call, a bounded read of the answer ----------------------------
 
 
-async def _push(client: outbound.Outbound, url: str, seconds: float) -> None:
+async def _push(client: guard.Outbound, url: str, seconds: float) -> None:
     vapid = Vapid()
     vapid.generate_keys()
     keys = AlertKeys(vapid=vapid, fernet=Fernet(Fernet.generate_key()))
@@ -290,7 +290,7 @@ async def _push(client: outbound.Outbound, url: str, seconds: float) -> None:
 async def test_an_answer_trickled_a_byte_a_second_is_cut_off_at_the_calls_deadline(
     channel: str,
 ) -> None:
-    client = outbound.Outbound(allow_private=True)
+    client = guard.Outbound(allow_private=True)
     try:
         with trickling_receiver(interval=1.0) as slow:
             failure = webhooks.WebhookFailed if channel == "webhook" else push.DeliveryFailed
@@ -311,13 +311,13 @@ async def test_an_answer_trickled_a_byte_a_second_is_cut_off_at_the_calls_deadli
 
 async def test_a_huge_answer_is_read_only_up_to_a_few_kb() -> None:
     size = 1 << 30  # 1 GiB, made as it is sent
-    client = outbound.Outbound(allow_private=True)
+    client = guard.Outbound(allow_private=True)
     try:
         with huge_receiver(size) as huge:
             async with asyncio.timeout(HANG_GUARD):
                 answer = await client.post(huge.url(), b"{}", {}, 30.0)
             assert answer.status == 200
-            assert answer.head == bytes(outbound.ANSWER_BYTES)
+            assert answer.head == bytes(guard.ANSWER_BYTES)
             assert await asyncio.to_thread(huge.done.wait, HANG_GUARD)
             assert huge.hung_up.is_set(), "the caller closed the connection mid-answer"
             # what the receiver got rid of is what the caller read plus the two sockets'

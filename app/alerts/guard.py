@@ -1,4 +1,4 @@
-"""Calls to hosts that rooms and browsers name (webhooks, push services), and the guard on them.
+"""The guard on calls out: the one place that decides whether a URL or address may be contacted.
 
 A room's webhook URL and a browser's push endpoint make the server call a host chosen
 by someone else. The guard looks the name up once per connection, refuses it when any
@@ -15,6 +15,9 @@ Each call has one deadline for the whole exchange — looking up, connecting, se
 reading the answer — and keeps at most ``ANSWER_BYTES`` of the answer: the rest is never
 read, the connection is closed instead. Redirects are not followed. No proxy is used:
 a proxy would look the name up again, out of the guard's sight.
+
+``check_url`` judges a URL when it is set (a webhook, a push endpoint), so the person
+setting it hears at once why it can't be used; ``Outbound`` judges it again on every call.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import ssl
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
+from urllib.parse import urlsplit
 
 import httpcore
 import httpx
 
 ANSWER_BYTES = 4096
+MAX_URL = 2000
 KEEPALIVE_SECONDS = 30.0
 USER_AGENT = "Spieltisch alerts"
 
@@ -61,6 +66,13 @@ class Unreachable(Exception):
 
 class NotFound(Unreachable):
     """The name has no address (now)."""
+
+
+class BadUrl(Exception):
+    """The URL can't be used; the message says why (for the person setting it)."""
+
+
+PRIVATE = "Webhooks can't go to private, loopback or link-local addresses on this server."
 
 
 async def system_resolve(host: str, port: int) -> list[str]:
@@ -140,6 +152,31 @@ async def addresses(host: str, port: int, allow_private: bool) -> list[str]:
     if not allow_private and any(blocked(a) for a in found):
         raise Refused(f"the host {host!r} has a private, loopback or link-local address")
     return found
+
+
+def url_parts(url: str) -> tuple[str, int]:
+    """The host and port of a usable URL; ``BadUrl`` says what is wrong with another."""
+    if len(url) > MAX_URL:
+        raise BadUrl(f"A webhook URL has at most {MAX_URL} characters.")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadUrl("A webhook URL starts with https:// (or http://) and names a host.")
+    if parts.username or parts.password:
+        raise BadUrl("A webhook URL can't carry a user name or password before the host.")
+    return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+
+
+async def check_url(url: str, allow_private: bool) -> None:
+    """Raise ``BadUrl`` unless ``url`` is http(s) and resolves to public addresses only."""
+    host, port = url_parts(url)
+    if allow_private:
+        return
+    try:
+        await addresses(host, port, allow_private=False)
+    except NotFound as exc:
+        raise BadUrl(f"The host {host!r} can't be found.") from exc
+    except Refused as exc:
+        raise BadUrl(PRIVATE) from exc
 
 
 class _Pinned(httpcore.AsyncNetworkBackend):
