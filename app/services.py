@@ -103,7 +103,7 @@ class Services:
             duty=duty,
         )
         alerts = Alerts(timedelta(minutes=settings.alert_delay_minutes))
-        outbox = Outbox(rooms, presence.online, alerts, settings)
+        outbox = Outbox(rooms, presence.online, presence.closed_at, alerts, settings)
 
         # written in the very transaction of each event (Rooms.on_append): the alerts
         # it makes due, the deadline of the turn it starts, the counts it adds

@@ -44,7 +44,7 @@ async def enqueue_turn_alert(
     Call inside the transaction that makes the alert due. ``turn_seq`` names the
     turn (default: ``state.seq``); a second call for the same seat, turn and kind
     adds nothing. The worker sends them after ``delay``, and only if the game
-    still waits for that seat and its person does not have the room open then.
+    still waits for that seat; while its person has the room open they wait.
     Returns how many rows were queued (0 for a bot or an empty seat).
     """
     if kind not in KINDS:

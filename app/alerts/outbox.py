@@ -13,9 +13,12 @@ queued behind others. A slow receiver holds one slot for at most its call's dead
 and delays nobody else's alerts; only the alerts of the same room on the same channel
 kind wait for it, one after the other, so the room's hourly cap is counted right.
 
-Before sending, the worker checks again that the game still waits for the seat,
-that the same person still sits there and does not have the room open, and that
-the room's hourly cap on this channel is not reached (then it waits for a slot).
+Before sending, the worker checks again that the game still waits for the seat and
+that the same person still sits there; an alert no longer due is dropped. While a
+tab of that seat is open the alert waits (looked at again every ``WATCH``), and it
+goes only once the seat's last tab has been closed for ``ALERT_DELAY_MINUTES``: a
+page left open on one device never swallows the alert meant for another. It also
+waits for a slot while the room's hourly cap on this channel is reached.
 Mail goes only to confirmed addresses, within each address's own caps, and the
 first mail to an address asks to confirm it (``app.alerts.confirm``). Links in
 mails and webhooks start with ``PUBLIC_URL``, never with anything a request said.
@@ -28,7 +31,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from app.alerts import confirm as mail_confirm
 from app.alerts import guard, mail, push, webhooks
@@ -57,6 +60,7 @@ BATCH = 20  # most rows claimed in one query
 STOP_GRACE_SECONDS = 10.0  # how long a stopping worker lets its sends finish and be marked
 HOUR = timedelta(hours=1)
 KEEP = timedelta(days=7)  # closed rows are kept this long (the hourly cap needs one hour)
+WATCH = timedelta(seconds=30)  # how often an alert held by an open tab looks again
 
 
 @dataclass
@@ -69,14 +73,19 @@ class _Line:
 
 # which seats of a room have it open somewhere (room id, players) -> {seat: open}
 Online = Callable[[str, int], Awaitable[Mapping[int, bool]]]
+# when a tab of each seat last closed, where known (room id, players) -> {seat: when}
+Closed = Callable[[str, int], Awaitable[Mapping[int, datetime]]]
 
 
 class Outbox:
     """Sends the outbox of one database; ``start`` runs the loop, ``run_once`` one pass."""
 
-    def __init__(self, rooms: Rooms, online: Online, alerts: Alerts, settings: Settings) -> None:
+    def __init__(
+        self, rooms: Rooms, online: Online, closed: Closed, alerts: Alerts, settings: Settings
+    ) -> None:
         self.rooms = rooms
         self.online = online
+        self.closed = closed
         self.alerts = alerts
         self.settings = settings
         self._keys: AlertKeys | None = None
@@ -203,6 +212,12 @@ class Outbox:
         if reason is not None:
             await self._finish(due, "skipped", reason)
             return
+        held = await self._held(state, due)
+        if held is not None:
+            at, why = held
+            async with self.rooms.db.transaction() as session:
+                await alert_store.retry(session, due.id, at, due.attempts, why)
+            return
         now = clock.now()
         async with self.rooms.db.transaction() as session:
             sent = await alert_store.sent_since(session, due.room_id, due.channel.kind, now - HOUR)
@@ -247,9 +262,24 @@ class Outbox:
             return "no person in the seat"
         if due.channel.token_hash is not None and sitting.token_hash != due.channel.token_hash:
             return "someone else sits there now"
+        return None
+
+    async def _held(self, state: RoomState, due: Due) -> tuple[datetime, str] | None:
+        """When to look again while the seat's person is (or just was) at the table."""
+        if due.kind == CONFIRM:
+            return None
+        now = clock.now()
         online = await self.online(state.room.id, state.room.players)
         if online.get(due.seat):
-            return "the player has the room open"
+            return now + WATCH, "the player has the room open"
+        closed = (await self.closed(state.room.id, state.room.players)).get(due.seat)
+        ready = (
+            None
+            if closed is None
+            else closed + timedelta(minutes=self.settings.alert_delay_minutes)
+        )
+        if ready is not None and ready > now:
+            return ready, "the player closed the room only lately"
         return None
 
     async def _failed(self, due: Due, error: str) -> None:

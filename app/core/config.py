@@ -154,7 +154,7 @@ class Settings(BaseSettings):
         5.0,
         ge=0,
         description=(
-            "Turn alerts go out only if it is still the player's turn after this long (and they don't have the room open)."
+            "Turn alerts go out only if it is still the player's turn after this long; while they have the room open an alert waits, and goes this long after their last tab closed."
         ),
     )
     alert_room_hourly_cap: int = Field(

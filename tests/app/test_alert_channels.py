@@ -126,9 +126,11 @@ def test_bad_subscriptions_are_refused(client: TestClient) -> None:
 # -- rules ---------------------------------------------------------------------
 
 
-def test_no_alert_while_the_player_has_the_room_open(
+def test_an_alert_waits_while_the_player_has_the_room_open_and_goes_after_it_closes(
     client: TestClient, receiver: HttpReceiver
 ) -> None:
+    from app.alerts.outbox import WATCH
+
     room, (anna, ben) = table(client)
     client.post(
         f"/api/rooms/{room}/alerts/push",
@@ -141,8 +143,71 @@ def test_no_alert_while_the_player_has_the_room_open(
         move(client, room, anna)
         _later()
         work(client)
+        assert receiver.got() == []
+        _later(60)  # an hour with the tab open: still waiting, not dropped
+        work(client)
+        assert receiver.got() == []
+        assert [r["status"] for r in outbox(client, room)] == ["pending"]
+    # the tab closed just now: the usual delay runs from here
+    clock.advance(WATCH.total_seconds())
+    work(client)
     assert receiver.got() == []
-    assert [r["status"] for r in outbox(client, room)] == ["skipped"]
+    _later(DELAY_MINUTES - 1)
+    work(client)
+    assert receiver.got() == [], "not before the delay has passed since the tab closed"
+    _later(1)
+    work(client)
+    assert len(receiver.wait(1)) == 1
+    assert [r["status"] for r in outbox(client, room)] == ["sent"]
+
+
+def test_a_turn_played_while_the_room_was_open_is_never_alerted(
+    client: TestClient, receiver: HttpReceiver
+) -> None:
+    room, (anna, ben) = table(client)
+    client.post(
+        f"/api/rooms/{room}/alerts/push",
+        json=PushKeys.make().subscription(receiver.url("/push/ben")),
+        headers=auth(ben),
+    )
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": ben})
+        assert ws.receive_json()["type"] == "state"
+        move(client, room, anna)
+        _later()
+        work(client)
+        move(client, room, ben)
+    _later(2 * DELAY_MINUTES)
+    work(client)
+    assert "/push/ben" not in [r.path for r in receiver.got()]
+    ben_rows = [r["status"] for r in outbox(client, room) if r["seat"] == 1]
+    assert ben_rows == ["cancelled"]
+
+
+async def test_when_a_seats_last_tab_closed_is_known_to_every_process(redis_url: str) -> None:
+    """Two processes' presence over one Redis: the tab closes on one, the other's
+    outbox learns when (the time its alert delay runs from)."""
+    import uuid
+
+    from app.core.redislink import RedisLink
+    from app.live.presence import RedisPresence
+
+    room = f"room-{uuid.uuid4().hex}"
+    here, there = RedisLink(redis_url), RedisLink(redis_url)
+    try:
+        holding, asking = RedisPresence(here), RedisPresence(there)
+        await holding.join(room, 1, "tab-1")
+        assert await asking.online(room, 2) == {0: False, 1: True}
+        assert await asking.closed_at(room, 2) == {}
+        clock.advance(90)
+        await holding.leave(room, 1, "tab-1")
+        assert await asking.online(room, 2) == {0: False, 1: False}
+        closed = (await asking.closed_at(room, 2))[1]
+        assert abs((closed - clock.now()).total_seconds()) < 5
+    finally:
+        clock.reset()
+        await here.close()
+        await there.close()
 
 
 def test_bots_get_no_alerts(client: TestClient, receiver: HttpReceiver) -> None:

@@ -95,6 +95,32 @@ def test_no_mail_when_the_player_moved_within_the_delay(
     assert {r["status"] for r in outbox(client, room)} == {"cancelled", "sent"}
 
 
+def test_a_tab_left_open_elsewhere_delays_the_mail_until_it_closes(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    """A laptop left open at home: no mail while it is open, one after it closed."""
+    from app.alerts.outbox import WATCH
+
+    room, (anna, ben) = table(client)
+    leave_address(client, smtp, room, ben, f"ben.{room}@example.org")
+    with client.websocket_connect(f"/api/rooms/{room}/ws") as ws:
+        ws.send_json({"type": "hello", "token": ben})
+        assert ws.receive_json()["type"] == "state"
+        move(client, room, anna)
+        _later(3 * DELAY_MINUTES)
+        work(client)
+        assert smtp.mails == []
+    clock.advance(WATCH.total_seconds())
+    work(client)
+    _later(DELAY_MINUTES / 2)
+    work(client)
+    assert smtp.mails == [], "the delay runs from the moment the tab closed"
+    _later(DELAY_MINUTES / 2 + 1)
+    work(client)
+    (mail,) = smtp.wait(1)
+    assert mail["Subject"].startswith("Your turn")
+
+
 def test_the_stop_link_stops_the_mails_and_says_so_in_the_seats_language(
     client: TestClient, smtp: SmtpServer
 ) -> None:
