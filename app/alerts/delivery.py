@@ -17,9 +17,15 @@ from app.alerts import store as alert_store
 from app.alerts.guard import Outbound
 from app.alerts.keys import AlertKeys
 from app.alerts.store import Due, SeatSettings
+from app.alerts.texts import text
 from app.core.config import Settings
+from app.play import kinds as events
+from app.play import store
 from app.play.state import RoomState
 from app.play.store import Store
+
+QUOTE_CHARS = 80  # how much of a chat message an alert quotes
+CHAT_READ = 500  # most events read to tell a chat alert's news
 
 
 class Failed(Exception):
@@ -59,6 +65,24 @@ class Sending:
             return await alert_store.seat_settings(
                 session, state.room.id, due.channel.token_hash or ""
             )
+
+
+async def chat_news(out: Sending, state: RoomState, due: Due, lang: str) -> str:
+    """What a chat alert says: the last message from someone else, cut short, and how
+    many came since the alert was queued (never the seat's own)."""
+    async with out.db.reading() as session:
+        written = await store.events_after(session, state.room.id, due.turn_seq - 1, CHAT_READ)
+    lines = [e.data for e in written if e.kind == events.CHAT and e.data.get("seat") != due.seat]
+    if not lines:
+        return ""
+    last = lines[-1]
+    said = " ".join(str(last.get("text", "")).split())
+    if len(said) > QUOTE_CHARS:
+        said = said[: QUOTE_CHARS - 1].rstrip() + "…"
+    name = str(last.get("name") or "")
+    if len(lines) == 1:
+        return text(lang, "chat_one", name=name, text=said)
+    return text(lang, "chat_more", count=str(len(lines)), name=name, text=said)
 
 
 def others(state: RoomState, seat: int) -> list[str]:

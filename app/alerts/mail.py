@@ -21,7 +21,8 @@ import aiosmtplib
 
 from app.alerts import confirm
 from app.alerts import store as alert_store
-from app.alerts.delivery import Failed, Later, Sending, others
+from app.alerts.delivery import Failed, Later, Sending, chat_news, others
+from app.alerts.kinds import BOT_TOOK_SEAT, CHAT, GAME_OVER, REMINDER
 from app.alerts.store import CONFIRM, Due
 from app.alerts.texts import text, title
 from app.core.clock import clock
@@ -43,6 +44,7 @@ class AlertMail:
     others: list[str]
     resume_link: str
     stop_link: str
+    news: str = ""  # a chat alert's quote
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class ConfirmMail:
 # policy, so the mail is flattened here (``_flat``); 7-bit bodies (quoted-printable where
 # a text needs it) go to every server, with or without 8BITMIME.
 MAIL_POLICY = policy.SMTP.clone(max_line_length=998, cte_type="7bit")
+MAIL_LINES = (REMINDER, GAME_OVER, BOT_TOOK_SEAT, CHAT)  # kinds with a line of their own
 
 
 def _headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessage:
@@ -111,7 +114,8 @@ def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
     lang = mail.lang
     subject = title(lang, mail.kind, mail.game, mail.others)
     message = _headers(settings, mail.to, subject, mail.stop_link)
-    line = "mail_reminder" if mail.kind == "reminder" else "mail_turn"
+    line = f"mail_{mail.kind}" if mail.kind in MAIL_LINES else "mail_turn"
+    news = [mail.news] if mail.news else []
     return _with_text(
         message,
         lang,
@@ -119,6 +123,7 @@ def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
             text(lang, "mail_hello", name=mail.name),
             "",
             text(lang, line, game=mail.game),
+            *news,
             "",
             text(lang, "mail_link"),
             mail.resume_link,
@@ -205,6 +210,7 @@ async def _deliver(out: Sending, state: RoomState, due: Due) -> None:
         others=others(state, due.seat),
         resume_link=f"{out.room_url(state)}#token={token}",
         stop_link=f"{base}/api/rooms/{state.room.id}/alerts/stop?key={settings.stop_key}",
+        news=await chat_news(out, state, due, lang) if due.kind == CHAT else "",
     )
     await send(out.settings, mail)
 

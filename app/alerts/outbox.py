@@ -13,8 +13,9 @@ queued behind others. A slow receiver holds one slot for at most its call's dead
 and delays nobody else's alerts; only the alerts of the same room on the same channel
 kind wait for it, one after the other, so the room's hourly cap is counted right.
 
-Before sending, the worker checks again that the game still waits for the seat and
-that the same person still sits there; an alert no longer due is dropped. While a
+Before sending, the worker checks again that the alert is still due (the game still
+waits for the seat, the same person still sits there: ``due.still_due``); one no
+longer due is dropped. While a
 tab of that seat is open the alert waits (looked at again every ``WATCH``), and it
 goes only once the seat's last tab has been closed for ``ALERT_DELAY_MINUTES``: a
 page left open on one device never swallows the alert meant for another. It also
@@ -37,7 +38,7 @@ from app.alerts import confirm as mail_confirm
 from app.alerts import guard, mail, push, webhooks
 from app.alerts import store as alert_store
 from app.alerts.delivery import Deliver, Failed, Gone, Later, Sending
-from app.alerts.due import Alerts, waiting_for
+from app.alerts.due import Alerts, held_by_tab, still_due
 from app.alerts.keys import AlertKeys, load_keys
 from app.alerts.store import CONFIRM, Due
 from app.core.clock import clock
@@ -253,20 +254,11 @@ class Outbox:
         """Why the alert is no longer wanted, or None if it still is."""
         if due.kind == CONFIRM:
             return mail_confirm.not_due(state, due)
-        if not due.channel.confirmed:
-            return "the address is not confirmed"
-        if state.game_no != due.game_no or due.seat not in waiting_for(state):
-            return "no longer this seat's turn"
-        sitting = state.seats[due.seat]
-        if sitting.token_hash is None or sitting.bot is not None:
-            return "no person in the seat"
-        if due.channel.token_hash is not None and sitting.token_hash != due.channel.token_hash:
-            return "someone else sits there now"
-        return None
+        return still_due(state, due)
 
     async def _held(self, state: RoomState, due: Due) -> tuple[datetime, str] | None:
         """When to look again while the seat's person is (or just was) at the table."""
-        if due.kind == CONFIRM:
+        if due.kind == CONFIRM or not held_by_tab(due):
             return None
         now = clock.now()
         online = await self.online(state.room.id, state.room.players)

@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 from pywebpush import WebPusher
 
 from app.alerts import guard
-from app.alerts.delivery import Failed, Gone, Sending, others
+from app.alerts.delivery import Failed, Gone, Sending, chat_news, others
 from app.alerts.keys import AlertKeys
+from app.alerts.kinds import BOT_TOOK_SEAT, CHAT, GAME_OVER
 from app.alerts.store import Due
 from app.alerts.texts import text, title
 from app.play.state import RoomState
@@ -56,9 +57,15 @@ async def deliver(out: Sending, state: RoomState, due: Due) -> None:
     """Push ``due`` to one browser, titled in its person's language."""
     settings = await out.seat_settings(state, due)
     lang = settings.lang if settings is not None else "en"
+    if due.kind == CHAT:
+        body = await chat_news(out, state, due, lang)
+    elif due.kind in (GAME_OVER, BOT_TOOK_SEAT):
+        body = text(lang, f"push_{due.kind}")
+    else:
+        body = text(lang, "push_body")
     payload: dict[str, Any] = {
         "title": title(lang, due.kind, state.engine.title, others(state, due.seat)),
-        "body": text(lang, "push_body"),
+        "body": body,
         "url": f"/r/{state.room.id}",
         "tag": f"spieltisch-{state.room.id}",
         "kind": due.kind,

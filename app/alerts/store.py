@@ -310,6 +310,54 @@ async def channels(
     return [_channel(row) for row in rows]
 
 
+async def choose_kinds(
+    session: AsyncSession,
+    room_id: str,
+    token_hash: str | None,
+    kind: str,
+    chosen: dict[str, bool],
+) -> int:
+    """Note ``chosen`` (alert kind -> on) on the person's channels of ``kind`` (every
+    device's push, the address; ``None``: the room's webhook); how many channels."""
+    owner = (
+        AlertChannel.token_hash.is_(None)
+        if token_hash is None
+        else AlertChannel.token_hash == token_hash
+    )
+    rows = list(
+        await session.scalars(
+            select(AlertChannel).where(
+                AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind
+            )
+        )
+    )
+    for row in rows:
+        row.data = {**row.data, "kinds": {**(row.data.get("kinds") or {}), **chosen}}
+    await session.flush()
+    return len(rows)
+
+
+async def chosen_kinds(
+    session: AsyncSession, room_id: str, token_hash: str | None, kind: str
+) -> dict[str, bool]:
+    """What the person chose for their channels of ``kind`` so far (``None``: the room's
+    webhook), for the device or address or URL that comes next."""
+    owner = (
+        AlertChannel.token_hash.is_(None)
+        if token_hash is None
+        else AlertChannel.token_hash == token_hash
+    )
+    rows = await session.scalars(
+        select(AlertChannel)
+        .where(AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind)
+        .order_by(AlertChannel.id.desc())
+    )
+    for row in rows:
+        if row.data.get("kinds"):
+            return dict(row.data["kinds"])
+    return {}
+
+
 async def channel(session: AsyncSession, channel_id: int) -> Channel | None:
     row = await session.get(AlertChannel, channel_id)
     return _channel(row) if row is not None else None
@@ -344,14 +392,31 @@ async def enqueue(session: AsyncSession, alerts: Sequence[NewAlert]) -> None:
     await session.execute(_insert(session, OutboxRow).values(values).on_conflict_do_nothing())
 
 
-async def cancel(session: AsyncSession, room_id: str, seats: Iterable[int] | None = None) -> None:
-    """Unsent alerts of these seats (or of every seat) are no longer due.
+async def cancel(
+    session: AsyncSession,
+    room_id: str,
+    seats: Iterable[int] | None = None,
+    *,
+    kinds: Iterable[str],
+) -> None:
+    """Unsent alerts of these ``kinds`` for these seats (or every seat) are no longer due.
 
-    Confirmation mails belong to no turn: they stay."""
-    where = [OutboxRow.room_id == room_id, OutboxRow.status == PENDING, OutboxRow.kind != CONFIRM]
+    Confirmation mails belong to no turn: name them and they still stay."""
+    wanted = [k for k in kinds if k != CONFIRM]
+    where = [OutboxRow.room_id == room_id, OutboxRow.status == PENDING, OutboxRow.kind.in_(wanted)]
     if seats is not None:
         where.append(OutboxRow.seat.in_(list(seats)))
     await session.execute(update(OutboxRow).where(*where).values(status="cancelled"))
+
+
+async def pending(session: AsyncSession, room_id: str, kind: str) -> set[tuple[int, int]]:
+    """(channel, seat) of the room's alerts of ``kind`` that wait to go out."""
+    rows = await session.execute(
+        select(OutboxRow.channel_id, OutboxRow.seat).where(
+            OutboxRow.room_id == room_id, OutboxRow.status == PENDING, OutboxRow.kind == kind
+        )
+    )
+    return {(channel_id, seat) for channel_id, seat in rows}
 
 
 async def claim(session: AsyncSession, now: datetime, lease: timedelta, limit: int) -> list[Due]:

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 LANGS = ("en", "de", "fr")
+TITLED = (
+    "turn",
+    "reminder",
+    "game_over",
+    "bot_took_seat",
+    "chat",
+)  # kinds with a title of their own
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -36,6 +43,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "hook_turn": "It is {name}'s turn in {game}.",
         "hook_reminder": "{name}, time is running out in {game}.",
         "open": "Open the table",
+        "game_over": "Game over",
+        "bot_took_seat": "A bot plays for you",
+        "chat": "New in the chat",
+        "push_game_over": "Open the table to see how it ended.",
+        "push_bot_took_seat": "Open the table to take your seat back.",
+        "chat_one": "{name}: {text}",
+        "chat_more": "{count} new messages; the last from {name}: {text}",
+        "mail_game_over": "the game of {game} at Spieltisch is over.",
+        "mail_bot_took_seat": "a bot now plays your seat in {game} at Spieltisch; open the table to take it back.",
+        "mail_chat": "there is something new in the chat of your {game} table at Spieltisch:",
+        "hook_game_over": "The {game} game is over.",
+        "hook_bot_took_seat": "A bot now plays for {name} in {game}.",
     },
     "de": {
         "turn": "Du bist dran",
@@ -68,6 +87,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "hook_turn": "{name} ist in {game} am Zug.",
         "hook_reminder": "{name}, in {game} wird die Zeit knapp.",
         "open": "Zum Tisch",
+        "game_over": "Spiel vorbei",
+        "bot_took_seat": "Ein Bot spielt für dich",
+        "chat": "Neu im Chat",
+        "push_game_over": "Öffne den Tisch und sieh, wie es ausging.",
+        "push_bot_took_seat": "Öffne den Tisch, um deinen Platz zurückzunehmen.",
+        "chat_one": "{name}: {text}",
+        "chat_more": "{count} neue Nachrichten; die letzte von {name}: {text}",
+        "mail_game_over": "die Partie {game} auf Spieltisch ist zu Ende.",
+        "mail_bot_took_seat": "in {game} auf Spieltisch spielt jetzt ein Bot deinen Platz; öffne den Tisch, um ihn zurückzunehmen.",
+        "mail_chat": "im Chat deines {game}-Tischs auf Spieltisch gibt es Neues:",
+        "hook_game_over": "Die Partie {game} ist zu Ende.",
+        "hook_bot_took_seat": "In {game} spielt jetzt ein Bot für {name}.",
     },
     "fr": {
         "turn": "À vous de jouer",
@@ -100,6 +131,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "hook_turn": "C'est à {name} de jouer à {game}.",
         "hook_reminder": "{name}, le temps presse à {game}.",
         "open": "Ouvrir la table",
+        "game_over": "Partie terminée",
+        "bot_took_seat": "Un bot joue pour vous",
+        "chat": "Nouveau dans le chat",
+        "push_game_over": "Ouvrez la table pour voir comment la partie s'est terminée.",
+        "push_bot_took_seat": "Ouvrez la table pour reprendre votre place.",
+        "chat_one": "{name} : {text}",
+        "chat_more": "{count} nouveaux messages ; le dernier de {name} : {text}",
+        "mail_game_over": "la partie de {game} sur Spieltisch est terminée.",
+        "mail_bot_took_seat": "un bot joue maintenant votre place à {game} sur Spieltisch ; ouvrez la table pour la reprendre.",
+        "mail_chat": "il y a du nouveau dans le chat de votre table de {game} sur Spieltisch :",
+        "hook_game_over": "La partie de {game} est terminée.",
+        "hook_bot_took_seat": "Un bot joue maintenant pour {name} à {game}.",
     },
 }
 
@@ -118,7 +161,7 @@ def names_list(lang: str, names: list[str]) -> str:
 
 def title(lang: str, kind: str, game: str, others: list[str]) -> str:
     """E.g. "Your turn — Blokus with Anna"."""
-    what = text(lang, "reminder" if kind == "reminder" else "turn")
+    what = text(lang, kind if kind in TITLED else "turn")
     if others:
         return text(lang, "title_with", what=what, game=game, names=names_list(lang, others))
     return text(lang, "title", what=what, game=game)

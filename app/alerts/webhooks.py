@@ -22,6 +22,7 @@ from app.play.state import RoomState
 
 Shape = Literal["discord", "slack", "json"]
 SHAPES: tuple[Shape, ...] = ("discord", "slack", "json")
+HOOK_LINES = ("reminder", "game_over", "bot_took_seat")  # kinds with a line of their own
 
 
 class WebhookFailed(Failed):
@@ -32,19 +33,18 @@ def body(
     shape: str, lang: str, kind: str, game: str, player: str, room: str, url: str, seat: int
 ) -> dict[str, Any]:
     """The call's JSON; ``url`` is empty when the site has no ``PUBLIC_URL`` (then no link)."""
-    line = text(
-        lang, "hook_reminder" if kind == "reminder" else "hook_turn", name=player, game=game
-    )
+    line = text(lang, f"hook_{kind}" if kind in HOOK_LINES else "hook_turn", name=player, game=game)
     if shape == "discord":
         return {"username": "Spieltisch", "content": f"{line} {url}" if url else line}
     if shape == "slack":
         return {"text": f"{line} <{url}|{text(lang, 'open')}>" if url else line}
+    whole = kind == "game_over"  # the table's, no one seat's
     return {
         "event": kind,
         "room": room,
         "game": game,
-        "seat": seat,
-        "player": player,
+        "seat": None if whole else seat,
+        "player": None if whole else player,
         "url": url or None,
         "text": line,
     }

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.alerts import confirm as mail_confirm
+from app.alerts import kinds as alert_kinds
 from app.alerts import mail as mailer
 from app.alerts import push
 from app.alerts import store as alert_store
@@ -74,6 +75,19 @@ class SetEmail(Strict):
     lang: Lang | None = None
 
 
+class Choices(Strict):
+    """Alert kinds a channel carries besides turn alerts; a kind left out stays as it was."""
+
+    game_over: bool | None = None
+    bot_took_seat: bool | None = None
+    chat: bool | None = None
+
+
+class SetKinds(Strict):
+    channel: Literal["push", "email", "webhook"]
+    kinds: Choices
+
+
 class SetWebhook(Strict):
     url: str = Field(min_length=8, max_length=2000)
     shape: Literal["discord", "slack", "json"] = "json"
@@ -121,11 +135,17 @@ async def _settings(svc: Backend, room: str, seat: int, person: str) -> dict[str
         "mail_available": mailer.enabled(svc.settings),
         "host": is_host(state, person),
     }
+    body["kinds"] = {
+        kind: alert_kinds.choices(kind, next(c for c in found if c.kind == kind).data)
+        for kind in ("push", "email")
+        if kind in kinds
+    }
     if body["host"]:
         hook = next((c for c in found if c.kind == "webhook"), None)
         body["webhook"] = {
             "set": hook is not None,
             "shape": hook.data.get("shape") if hook else None,
+            "kinds": alert_kinds.choices("webhook", hook.data) if hook else None,
         }
     return body
 
@@ -169,8 +189,10 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
 
     async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
+        chosen = await alert_store.chosen_kinds(session, room, person, "push")
+        data: dict[str, Any] = {"keys": keys, **({"kinds": chosen} if chosen else {})}
         await alert_store.add_channel(
-            session, room, person, "push", body.endpoint, {"keys": keys}, replace_all=False
+            session, room, person, "push", body.endpoint, data, replace_all=False
         )
         await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
 
@@ -212,8 +234,15 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
         queued = kept is not None and await alert_store.confirmation_queued(session, kept.id)
         if mail_confirm.keeps(kept, queued, address, clock.now()):
             return  # confirmed, or just asked: nothing to ask (again)
+        chosen = await alert_store.chosen_kinds(session, room, person, "email")
         channel_id = await alert_store.add_channel(
-            session, room, person, "email", address, data, replace_all=True
+            session,
+            room,
+            person,
+            "email",
+            address,
+            {**data, **({"kinds": chosen} if chosen else {})},
+            replace_all=True,
         )
         # the first mail to it only asks to confirm it (the worker's next look, within
         # ALERT_POLL_SECONDS, sends it); turn mails wait for that
@@ -229,6 +258,32 @@ async def remove_email(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     async with svc.rooms.db.transaction() as session:
         await alert_store.remove_channels(session, room, person, "email", None)
+    return await _settings(svc, room, seat, person)
+
+
+@router.put("/kinds", summary="What a channel carries besides turn alerts")
+async def set_kinds(room: str, body: SetKinds, svc: Svc, token: Token) -> dict[str, Any]:
+    seat, person = await _person(svc, room, token)
+    chosen = body.kinds.model_dump(exclude_none=True)
+    offered = alert_kinds.DEFAULTS[body.channel]
+    refused = sorted(set(chosen) - set(offered))
+    if refused:
+        raise ApiError(
+            400,
+            "bad_alert_kind",
+            f"The room's webhook can't carry {', '.join(refused)} alerts: "
+            "what the table writes stays among the people at it.",
+        )
+    owner: str | None = person
+    if body.channel == "webhook":
+        await _host(svc, room, person)
+        owner = None
+    async with svc.rooms.db.transaction() as session:
+        changed = await alert_store.choose_kinds(session, room, owner, body.channel, chosen)
+    if not changed:
+        raise ApiError(
+            409, "no_channel", f"Set up {body.channel} alerts first, then choose what they say."
+        )
     return await _settings(svc, room, seat, person)
 
 
@@ -352,7 +407,10 @@ async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> di
 
     async def write(session: Any) -> None:
         mine = await alert_store.save_seat_settings(session, room, person, body.lang)
-        data = {"shape": body.shape, "lang": body.lang or mine.lang}
+        chosen = await alert_store.chosen_kinds(session, room, None, "webhook")
+        data: dict[str, Any] = {"shape": body.shape, "lang": body.lang or mine.lang}
+        if chosen:
+            data["kinds"] = chosen
         await alert_store.add_channel(
             session, room, None, "webhook", body.url, data, replace_all=True
         )

@@ -21,8 +21,12 @@ import { pref } from "./tokens.js";
  * @property {boolean} email_confirmed  its owner confirmed it (turn mails go out only then)
  * @property {boolean} mail_available
  * @property {boolean} host
- * @property {{set: boolean, shape: string|null}} [webhook]  only for the host
+ * @property {Record<string, Record<string, boolean>>} [kinds]  per channel set up (push, email): what it carries besides turns
+ * @property {{set: boolean, shape: string|null, kinds?: Record<string, boolean>|null}} [webhook]  only for the host
  */
+
+/** The alert kinds a channel may carry besides turns, in the order they are offered. */
+export const KIND_CHOICES = ["game_over", "bot_took_seat", "chat"];
 
 /** The application server key as the Push API wants it. @param {string} b64url */
 export function keyBytes(b64url) {
@@ -124,6 +128,34 @@ export class AlertsPanel {
     pref(`push.${this.roomId}`, null);
   }
 
+  /**
+   * The switches for what one channel carries besides turn alerts.
+   * @param {"push"|"email"|"webhook"} channel @param {Record<string, boolean>|null|undefined} chosen
+   */
+  kinds(channel, chosen) {
+    if (!chosen) return null;
+    return h(
+      "fieldset",
+      { class: "alerts-kinds", id: `alerts-kinds-${channel}` },
+      h("legend", { class: "small" }, t("alerts.kinds_legend")),
+      KIND_CHOICES.filter((kind) => kind in chosen).map((kind) => {
+        const id = `alerts-kind-${channel}-${kind}`;
+        const box = h("input", {
+          type: "checkbox",
+          id,
+          checked: chosen[kind],
+          on: {
+            change: (/** @type {Event} */ e) => {
+              const on = /** @type {HTMLInputElement} */ (e.target).checked;
+              this.act(() => this.call("PUT", "/kinds", { channel, kinds: { [kind]: on } }), "alerts.kinds_saved");
+            },
+          },
+        });
+        return h("label", { class: "alerts-kind small", for: id }, box, " ", t(`alerts.kind_${kind}`));
+      }),
+    );
+  }
+
   render() {
     const s = this.settings;
     if (!s) return;
@@ -145,6 +177,7 @@ export class AlertsPanel {
             onHere ? t("alerts.push_disable") : t("alerts.push_enable"),
           )
         : h("p", { class: "small" }, t("alerts.push_unsupported")),
+      this.kinds("push", s.kinds?.push),
     );
     const address = h("input", {
       id: "alerts-email",
@@ -191,6 +224,7 @@ export class AlertsPanel {
                 t("alerts.remove"),
               )
             : null,
+          this.kinds("email", s.kinds?.email),
         )
       : null;
     let hook = null;
@@ -239,6 +273,7 @@ export class AlertsPanel {
               t("alerts.remove"),
             )
           : null,
+        this.kinds("webhook", s.webhook.kinds),
       );
     }
     replace(

@@ -43,9 +43,13 @@ export async function askNotifications() {
 }
 
 export class TurnSignal {
-  /** @param {() => string} baseTitle  the page title when it is not your turn */
-  constructor(baseTitle) {
+  /**
+   * @param {() => string} baseTitle  the page title when it is not your turn
+   * @param {(title: string) => string} [decorate]  what else the title says (unread chat)
+   */
+  constructor(baseTitle, decorate = (title) => title) {
     this.baseTitle = baseTitle;
+    this.decorate = decorate;
     this.myTurn = false;
     /** @type {Notification|null} */
     this.shown = null;
@@ -77,7 +81,7 @@ export class TurnSignal {
 
   /** Re-apply title and icon (also after a language change). */
   refresh() {
-    document.title = this.myTurn ? `● ${t("turn.title_prefix")} · ${this.baseTitle()}` : this.baseTitle();
+    document.title = this.decorate(this.myTurn ? `● ${t("turn.title_prefix")} · ${this.baseTitle()}` : this.baseTitle());
     setFavicon(this.myTurn ? ICON_TURN : ICON);
   }
 }

@@ -16,6 +16,7 @@ import { toast, toastError } from "./toast.js";
 import { accepted, chooseToken, refused } from "./resume.js";
 import { hashWithoutToken, pref, seatStore, tokenFromHash } from "./tokens.js";
 import { renderChat } from "./room/chat.js";
+import { UnreadChat, titleWithUnread, watchChat } from "./room/unread.js";
 import { renderReplayExtras } from "./room/extras.js";
 import { SinceBoard } from "./room/sinceboard.js";
 import { describeEvent } from "./room/log.js";
@@ -117,7 +118,17 @@ function titleOf(name, fallback) {
 const sound = new TurnSound({ store: pref });
 const clocks = new RoomClocks(roomId, () => renderSeatList());
 const sinceBoard = new SinceBoard(roomId);
-const signal = new TurnSignal(() => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"));
+const unread = new UnreadChat();
+const signal = new TurnSignal(
+  () => (current ? `${gameTitle()} · Spieltisch` : "Spieltisch"),
+  (title) => titleWithUnread(title, unread.count),
+);
+const chatMarks = watchChat(unread, {
+  list: el.chatList,
+  badge: byId("chat-unread"),
+  jump: /** @type {HTMLButtonElement} */ (byId("chat-jump")),
+  changed: () => signal.refresh(),
+});
 
 const socket = new RoomSocket(roomId, token, {
   onState: (msg) => {
@@ -240,6 +251,8 @@ function render() {
   const lines = renderLog();
   renderReplayExtras({ roomId, current, events, names: names(), game, t, lang: lang(), since: byId("since"), log: el.log, history: byId("history") });
   renderChat(el.chatList, events, { you, lang: lang() });
+  unread.take(events, you, chatMarks.inView());
+  chatMarks.show();
   el.chatInput.disabled = you == null;
   el.chatNote.hidden = you != null;
   el.chatNote.textContent = t("chat.sit_to_chat");

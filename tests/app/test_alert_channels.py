@@ -234,7 +234,7 @@ def test_bots_get_no_alerts(client: TestClient, receiver: HttpReceiver) -> None:
     assert {r.path for r in receiver.wait(1)} <= {"/hook"}
 
 
-def test_a_finished_game_leaves_no_alert_behind_and_a_rematch_alerts_afresh(
+def test_a_finished_game_leaves_no_turn_alert_behind_and_a_rematch_alerts_afresh(
     client: TestClient, receiver: HttpReceiver
 ) -> None:
     room, tokens = table(client)
@@ -248,12 +248,16 @@ def test_a_finished_game_leaves_no_alert_behind_and_a_rematch_alerts_afresh(
     while state["result"] is None:
         state = move(client, room, tokens[state["to_act"][0]])
     rows = outbox(client, room)
-    assert rows and {r["status"] for r in rows} == {"cancelled"}
-    _later()
-    work(client)
-    assert receiver.got() == []
+    turns = [r for r in rows if r["kind"] == "turn"]
+    assert turns and {r["status"] for r in turns} == {"cancelled"}
+    # what is left is the end of the game, for the one who did not make the last move
+    assert [(r["kind"], r["status"]) for r in rows if r["kind"] != "turn"] == [
+        ("game_over", "pending")
+    ]
     client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
-    assert [r["status"] for r in outbox(client, room)].count("pending") == 1
+    rows = outbox(client, room)
+    assert [r["status"] for r in rows].count("pending") == 1
+    assert [r["status"] for r in rows if r["kind"] == "game_over"] == ["cancelled"]
     _later()
     work(client)
     assert len(receiver.wait(1)) == 1
@@ -296,7 +300,11 @@ def test_webhook_shapes(client: TestClient, receiver: HttpReceiver, shape: str) 
         headers=auth(anna),
     )
     assert response.status_code == 200, response.text
-    assert response.json()["webhook"] == {"set": True, "shape": shape}
+    assert response.json()["webhook"] == {
+        "set": True,
+        "shape": shape,
+        "kinds": {"game_over": False, "bot_took_seat": False},
+    }
     assert receiver.url() not in response.text
     move(client, room, anna)
     _later()
@@ -362,7 +370,7 @@ def test_only_the_host_sets_the_webhook_and_no_one_sees_it(
     )
     assert "webhook" not in client.get(f"/api/rooms/{room}/alerts", headers=auth(ben)).json()
     removed = client.request("DELETE", f"/api/rooms/{room}/alerts/webhook", headers=auth(anna))
-    assert removed.json()["webhook"] == {"set": False, "shape": None}
+    assert removed.json()["webhook"] == {"set": False, "shape": None, "kinds": None}
 
 
 @pytest.mark.parametrize(

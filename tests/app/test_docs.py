@@ -51,6 +51,7 @@ def test_every_public_path_and_message_is_in_the_protocol_doc() -> None:
         "PUT /api/rooms/{room}/alerts/webhook",
         "DELETE /api/rooms/{room}/alerts/webhook",
         "PUT /api/rooms/{room}/alerts/lang",
+        "PUT /api/rooms/{room}/alerts/kinds",
         "POST /api/rooms/{room}/leave",
         "POST /api/rooms/{room}/seats/{seat}/take-back",
         "POST /api/rooms/{room}/seats/{seat}/hand-over",

@@ -170,6 +170,7 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("DELETE", f"{room}/alerts/push"): [{"endpoint": f"{CLOSED}/push/abc"}],
         ("PUT", f"{room}/alerts/email"): [{"address": "anna@example.org"}],
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
+        ("PUT", f"{room}/alerts/kinds"): [{"channel": "push", "kinds": {"chat": True}}],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
         ("POST", f"{room}/host"): [{"seat": 1}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],

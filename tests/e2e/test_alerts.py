@@ -269,3 +269,46 @@ def test_the_host_sets_the_tables_webhook_from_the_dialog(
         assert ben not in hook.body.decode()
     finally:
         context.close()
+
+
+def test_the_dialog_chooses_what_a_channel_says_besides_turns(
+    browser: Browser, alert_server: ServerProcess, receiver: HttpReceiver
+) -> None:
+    http = httpx.Client(base_url=alert_server.url, timeout=30)
+    created = http.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"}).json()
+    room, anna = created["room"], created["token"]
+    context = browser.new_context(base_url=alert_server.url, locale="de-DE", bypass_csp=True)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto(f"/r/{room}#token={anna}")
+        expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+        page.get_by_role("button", name="Benachrichtigen").click()
+        dialog = page.locator("#alerts-dialog")
+        # no channel set up yet: nothing to choose
+        expect(dialog.locator(".alerts-kinds")).to_have_count(0)
+        page.get_by_label("Webhook-URL").fill(receiver.url("/hook"))
+        page.get_by_role("region", name="Webhook für den ganzen Tisch").get_by_role(
+            "button", name="Speichern"
+        ).click()
+        kinds = dialog.locator("#alerts-kinds-webhook")
+        expect(kinds).to_be_visible()
+        ending = kinds.get_by_label("das Spiel vorbei ist")
+        expect(ending).not_to_be_checked()
+        expect(kinds.get_by_label("ein Bot meinen Platz übernimmt")).not_to_be_checked()
+        expect(kinds.get_by_label("jemand im Chat schreibt")).to_have_count(0)
+        ending.check()
+        expect(dialog.locator("#alerts-kind-webhook-game_over")).to_be_checked()
+        wait_for(
+            lambda: (
+                http.get(f"/api/rooms/{room}/alerts", headers=_auth(anna)).json()["webhook"][
+                    "kinds"
+                ]["game_over"]
+                is True
+            ),
+            "the choice to be kept",
+        )
+        faults = violations(page)
+        assert not faults, report(faults)
+    finally:
+        context.close()
