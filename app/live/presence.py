@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 TTL_SECONDS = 60.0
 CLOSED_KEEP = timedelta(days=1)  # longer than any alert delay worth waiting for
+PRUNE_EVERY = timedelta(hours=1)  # how often this process forgets older closing times
 
 
 class Presence:
@@ -34,6 +35,7 @@ class Presence:
     def __init__(self) -> None:
         self._count: Counter[tuple[str, int]] = Counter()
         self._closed: dict[tuple[str, int], datetime] = {}
+        self._pruned_at = clock.now()
 
     async def join(self, room_id: str, seat: int, conn_id: str) -> None:
         self._count[(room_id, seat)] += 1
@@ -47,7 +49,8 @@ class Presence:
     def _note_closed(self, room_id: str, seat: int) -> None:
         now = clock.now()
         self._closed[(room_id, seat)] = now
-        if len(self._closed) > 4 * len(self._count) + 1000:
+        if now - self._pruned_at > PRUNE_EVERY:
+            self._pruned_at = now
             self._closed = {k: v for k, v in self._closed.items() if now - v < CLOSED_KEEP}
 
     async def closed_at(self, room_id: str, players: int) -> dict[int, datetime]:
