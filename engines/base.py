@@ -191,7 +191,8 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def bots(self) -> Mapping[str, Bot[S]]:
-        """The bots this engine ships, by name; the first is the default."""
+        """The bots this engine ships, by name, strongest first: the first is the default
+        stand-in for a person who leaves or runs out of time (docs/architecture.md)."""
 
     def log_line(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> JSON:
         """A short public description of a move, for the room's log (never hidden facts)."""

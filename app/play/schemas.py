@@ -45,6 +45,12 @@ class CreateRoom(Strict):
         description="When time is up: a bot plays that one move (bot_move), "
         "or takes the seat until its person comes back (bot_seat).",
     )
+    stand_in: Text | None = Field(
+        None,
+        description="The bot that plays for a person who leaves or runs out of time; "
+        "null: the game's strongest (the first GET /api/games lists).",
+        examples=["strong"],
+    )
 
 
 class ClaimSeat(Strict):
@@ -58,7 +64,15 @@ class SetBot(Strict):
 
 
 class HandOver(Strict):
-    bot: str | None = Field(None, description="The bot to play the seat; null: the default one.")
+    bot: Text | None = Field(
+        None, description="The bot to play the seat; null: the room's stand-in bot."
+    )
+
+
+class Leave(Strict):
+    bot: Text | None = Field(
+        None, description="The bot to play for you; null: the room's stand-in bot."
+    )
 
 
 class HandHost(Strict):

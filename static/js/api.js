@@ -38,6 +38,7 @@
  * @property {boolean} [shuffle_seats]
  * @property {number|null} [turn_seconds]  time per move; null: no limit
  * @property {"bot_move"|"bot_seat"} [on_timeout]
+ * @property {string|null} [stand_in]  the bot that plays for whoever is away; null: the strongest
  */
 
 export class ApiError extends Error {
@@ -136,14 +137,14 @@ export const playMove = (id, token, seq, move) =>
 /** @param {string} id @param {string|null} token @param {string} text */
 export const chat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
 
-/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
-export const leaveGame = (id, token) => request("POST", `${room(id)}/leave`, { token });
+/** @param {string} id @param {string|null} token @param {string|null} [bot] the bot to play for you; null: the room's stand-in @returns {Promise<StateMessage>} */
+export const leaveGame = (id, token, bot = null) => request("POST", `${room(id)}/leave`, { token, body: { bot } });
 
 /** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<StateMessage>} */
 export const takeBack = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/take-back`, { token });
 
-/** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
-export const handOver = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: {} });
+/** @param {string} id @param {number} seat @param {string|null} token @param {string|null} [bot] null: the room's stand-in @returns {Promise<RoomInfo>} */
+export const handOver = (id, seat, token, bot = null) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: { bot } });
 
 /** The host makes the person in `seat` host. @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
 export const makeHost = (id, seat, token) => request("POST", `${room(id)}/host`, { token, body: { seat } });

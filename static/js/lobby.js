@@ -25,6 +25,7 @@ const nameInput = /** @type {HTMLInputElement} */ (byId("your-name"));
 const createBtn = /** @type {HTMLButtonElement} */ (byId("create-btn"));
 const turnTime = /** @type {HTMLSelectElement} */ (byId("turn-time"));
 const onTimeout = /** @type {HTMLSelectElement} */ (byId("on-timeout"));
+const standIn = /** @type {HTMLSelectElement} */ (byId("stand-in"));
 nameInput.value = pref("name") ?? "";
 
 /** @type {GameInfo[]} */
@@ -204,8 +205,18 @@ function renderTurnTime() {
 }
 turnTime.addEventListener("change", renderTurnTime);
 
+/** The bot that plays for whoever is away: the game's bots, its strongest (the first) preselected. */
+function renderStandIn() {
+  const info = games.find((g) => g.name === choice.game);
+  if (!info) return;
+  const chosen = standIn.value;
+  standIn.replaceChildren(...info.bots.map((b) => h("option", { value: b.name }, botLabel(b.name, t))));
+  standIn.value = info.bots.some((b) => b.name === chosen) ? chosen : (info.bots[0]?.name ?? "");
+}
+
 function render() {
   renderTurnTime();
+  renderStandIn();
   renderGames();
   renderPlayers();
   renderOptions();
@@ -237,6 +248,7 @@ form.addEventListener("submit", async (e) => {
       shuffle_seats: /** @type {HTMLInputElement} */ (byId("shuffle-seats")).checked,
       turn_seconds: turnTime.value ? Number(turnTime.value) : null,
       on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
+      stand_in: standIn.value || null,
     });
     pref("name", name);
     store.set(created.room, { token: created.token, seat: created.seat, name, game: choice.game });

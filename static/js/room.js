@@ -19,7 +19,7 @@ import { renderChat } from "./room/chat.js";
 import { renderReplayExtras } from "./room/extras.js";
 import { SinceBoard } from "./room/sinceboard.js";
 import { describeEvent } from "./room/log.js";
-import { seatNames } from "./room/names.js";
+import { botLabel, seatNames } from "./room/names.js";
 import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
 import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
@@ -27,7 +27,7 @@ import { renderShare } from "./room/share.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
-import { confirmDialog } from "./room/confirm.js";
+import { confirmChoice, confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
 import { keepFocus } from "./games/sending.js";
 
@@ -313,11 +313,25 @@ function renderSeatList() {
   });
 }
 
+/**
+ * The bots a person may pick to play a seat, the room's stand-in chosen first.
+ * @param {string} label
+ * @returns {import("./room/confirm.js").Choice}
+ */
+function botChoice(label) {
+  const room = current?.room;
+  const bots = games.find((g) => g.name === room?.game)?.bots ?? [];
+  const chosen = room?.rules?.stand_in;
+  const value = typeof chosen === "string" && bots.some((b) => b.name === chosen) ? chosen : (bots[0]?.name ?? "");
+  return { label, value, options: bots.map((b) => ({ value: b.name, label: botLabel(b.name, t) })) };
+}
+
 async function leave() {
-  const ok = await confirmDialog({ title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") });
-  if (!ok) return;
+  const words = { title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") };
+  const bot = await confirmChoice(words, botChoice(t("seat.stand_in_choice")));
+  if (bot === null) return;
   try {
-    adopt(await api.leaveGame(roomId, token));
+    adopt(await api.leaveGame(roomId, token, bot || null));
     toast(t("seat.left"), { kind: "success", timeout: 2500 });
   } catch (err) {
     toastError(err);
@@ -337,15 +351,16 @@ async function takeBack(seat) {
 /** @param {number} seat */
 async function handOver(seat) {
   const name = names()[seat] ?? "";
-  const ok = await confirmDialog({
+  const words = {
     title: t("seat.hand_over_title", { name }),
     text: t("seat.hand_over_text", { name }),
     confirm: t("seat.hand_over_confirm"),
     cancel: t("common.cancel"),
-  });
-  if (!ok) return;
+  };
+  const bot = await confirmChoice(words, botChoice(t("seat.hand_over_choice", { name })));
+  if (bot === null) return;
   try {
-    await api.handOver(roomId, seat, token);
+    await api.handOver(roomId, seat, token, bot || null);
   } catch (err) {
     toastError(err);
   }

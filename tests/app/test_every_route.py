@@ -171,6 +171,7 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/email"): [{"address": "anna@example.org"}],
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
+        ("POST", f"{room}/leave"): [{"bot": None}],
         ("POST", f"{room}/host"): [{"seat": 1}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
         ("POST", "/api/records/blksgf"): [("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])")],
