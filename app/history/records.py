@@ -203,11 +203,15 @@ def _snapshots(
 
 
 async def import_record(
-    rooms: Rooms, record: Record | Mapping[str, Any], name_max: int = NAME_MAX
+    rooms: Rooms,
+    record: Record | Mapping[str, Any],
+    name_max: int = NAME_MAX,
+    rules: RoomRules | None = None,
 ) -> tuple[RoomState, list[str]]:
     """A new room holding the record's game, replayed move by move; its seats' tokens.
 
-    The room, its seats, the game and every move are written in one transaction.
+    The room, its seats, the game and every move are written in one transaction; the
+    table's ``rules`` (time per move, stand-in) hold from the next move on.
     """
     if not isinstance(record, Record):
         try:
@@ -228,7 +232,7 @@ async def import_record(
         name=names[0],
         seat=0,
         bots={},
-        rules=RoomRules(),
+        rules=rules or RoomRules(),
         imported=True,
     )
     events: list[Event] = [new.event]

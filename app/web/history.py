@@ -14,6 +14,8 @@ from app.history.format import BadRecord, Record, from_json, parse, record_schem
 from app.history.records import OPEN_ENGINES, export, import_record, imported_facts
 from app.history.replay import Replays, tally
 from app.history.verify import verify
+from app.play.rooms import RoomRules
+from app.play.schemas import ImportRules
 from app.web.deps import ERRORS, Backend, Svc, Token, room_limited
 from engines.blokus import sgf
 
@@ -146,10 +148,20 @@ def _record(body: bytes) -> Record:
         raise ApiError(400, "bad_record", exc.message) from exc
 
 
-async def _created(request: Request, svc: Backend, record: Record) -> dict[str, Any]:
+# the imported table's time per move, timeout policy and stand-in, as query parameters
+# (the body is the file): as a waiting table's page passes on its own settings
+Rules = Annotated[ImportRules, Query()]
+
+
+async def _created(
+    request: Request, svc: Backend, record: Record, rules: ImportRules
+) -> dict[str, Any]:
     # an import makes a room: it counts against the same limit as POST /api/rooms
     room_limited(svc, request)
-    state, tokens = await import_record(svc.rooms, record, svc.settings.name_max_chars)
+    table = RoomRules(
+        turn_seconds=rules.turn_seconds, on_timeout=rules.on_timeout, stand_in=rules.stand_in
+    )
+    state, tokens = await import_record(svc.rooms, record, svc.settings.name_max_chars, table)
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
     return {
         "room": state.room.id,
@@ -167,8 +179,8 @@ async def _created(request: Request, svc: Backend, record: Record) -> dict[str, 
     summary="A new room from a game record",
     openapi_extra=RECORD_BODY,
 )
-async def import_json(request: Request, svc: Svc) -> dict[str, Any]:
-    return await _created(request, svc, _record(await request.body()))
+async def import_json(request: Request, svc: Svc, rules: Rules) -> dict[str, Any]:
+    return await _created(request, svc, _record(await request.body()), rules)
 
 
 @router.post(
@@ -177,7 +189,7 @@ async def import_json(request: Request, svc: Svc) -> dict[str, Any]:
     summary="A new room from a .blksgf file",
     openapi_extra=SGF_BODY,
 )
-async def import_sgf(request: Request, svc: Svc) -> dict[str, Any]:
+async def import_sgf(request: Request, svc: Svc, rules: Rules) -> dict[str, Any]:
     body = await request.body()
     try:
         text = body.decode("utf-8")
@@ -199,7 +211,7 @@ async def import_sgf(request: Request, svc: Svc) -> dict[str, Any]:
         record = from_json(read)
     except BadRecord as exc:
         raise ApiError(400, "bad_sgf", exc.message) from exc
-    return await _created(request, svc, record)
+    return await _created(request, svc, record, rules)
 
 
 @router.post(

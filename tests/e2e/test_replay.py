@@ -3,6 +3,7 @@ the deal of a game whose seed is above 2^53 verified, and imported tables marked
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -209,3 +210,39 @@ def test_the_first_move_of_a_game_has_no_since_your_last_turn_line(
     expect(page).to_have_title(re.compile(r"^● Your turn"))
     expect(page.locator("#since")).to_be_hidden()
     expect(page.get_by_text("Nothing happened since your last turn")).to_have_count(0)
+
+
+def test_an_unfinished_import_keeps_the_tables_time_and_hands_out_every_seats_link(
+    person, server: ServerProcess, tmp_path
+) -> None:
+    host = person()
+    expect(host.locator(".game-option")).not_to_have_count(0)
+    host.get_by_label("Your name").fill("Hanna")
+    host.get_by_text("More settings").click()
+    host.get_by_label("Time per move").select_option(label="1 day per move")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/r/[\w-]+$"))
+    waiting = host.url
+
+    record = bot_record("blokus", 2, {"variant": "duo"}, seed=5)
+    record["moves"], record["result"] = record["moves"][:4], None
+    file = tmp_path / "unfinished.json"
+    file.write_text(json.dumps(record))
+    host.locator(".history-import input[type=file]").set_input_files(file)
+    host.wait_for_url(lambda url: url.split("#")[0] != waiting)
+    expect(host.locator("#room-sub")).to_contain_text("1 day per move")
+    expect(host.locator(".seat.you")).to_contain_text("Anna")
+
+    links = host.locator(".handout")
+    expect(links).to_contain_text("Links for the other seats")
+    link = links.get_by_role("textbox", name="Ben's link (seat 2)").input_value()
+    assert "#token=" in link and "?" not in link, "the token rides in the fragment only"
+    ben = person(link.removeprefix(server.url))
+    expect(ben.locator(".seat.you")).to_contain_text("Ben")
+    expect(ben.locator(".handout")).to_have_count(0)
+
+    links.get_by_role("button", name="All handed out: forget these links").click()
+    expect(host.locator(".handout")).to_have_count(0)
+    host.reload()
+    expect(host.locator(".seat.you")).to_contain_text("Anna")
+    expect(host.locator(".handout")).to_have_count(0)

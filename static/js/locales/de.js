@@ -110,6 +110,11 @@ export default {
   "share.resume_text": "Dieser persönliche Link trägt deinen Platz. Gib ihn nicht weiter.",
   "share.resume_label": "Dein persönlicher Link",
   "share.resume_copied": "Persönlicher Link kopiert.",
+  "share.handout_title": "Links für die anderen Plätze",
+  "share.handout_text": "Du hast diese Partie importiert: Jeder Link unten ist der Schlüssel zu einem Platz. Schick ihn der Person, die dort spielt, und sonst niemandem.",
+  "share.handout_label": "Link von {name} (Platz {n})",
+  "share.handout_copied": "Link von {name} kopiert.",
+  "share.handout_done": "Alle verteilt: Links vergessen",
 
   "log.title": "Spielverlauf",
   "log.room_created": "{name} hat den Tisch geöffnet.",

@@ -110,6 +110,11 @@ export default {
   "share.resume_text": "This personal link carries your seat. Keep it to yourself.",
   "share.resume_label": "Your personal link",
   "share.resume_copied": "Personal link copied.",
+  "share.handout_title": "Links for the other seats",
+  "share.handout_text": "You imported this game: each link below is the key to one seat. Send each to the person who plays it, and to nobody else.",
+  "share.handout_label": "{name}'s link (seat {n})",
+  "share.handout_copied": "{name}'s link copied.",
+  "share.handout_done": "All handed out: forget these links",
 
   "log.title": "What happened",
   "log.room_created": "{name} opened the table.",

@@ -110,6 +110,11 @@ export default {
   "share.resume_text": "Ce lien personnel contient votre place. Gardez-le pour vous.",
   "share.resume_label": "Votre lien personnel",
   "share.resume_copied": "Lien personnel copié.",
+  "share.handout_title": "Liens des autres places",
+  "share.handout_text": "Vous avez importé cette partie : chaque lien ci-dessous est la clé d'une place. Envoyez-le à la personne qui y joue, et à personne d'autre.",
+  "share.handout_label": "Lien de {name} (place {n})",
+  "share.handout_copied": "Lien de {name} copié.",
+  "share.handout_done": "Tout est distribué : oublier ces liens",
 
   "log.title": "Déroulement",
   "log.room_created": "{name} a ouvert la table.",

@@ -75,6 +75,6 @@ async function refresh(ctx) {
   ctx.history.replaceChildren(
     box,
     links.length ? h("p", { class: "history-downloads" }, links) : "",
-    importForm((text) => toast(text, { kind: "error" }), t),
+    importForm((text) => toast(text, { kind: "error" }), t, current.room.rules),
   );
 }

@@ -11,6 +11,7 @@ import { addStrings } from "../i18n.js";
 import strings from "../replay/strings.js";
 import { joinNames, winners } from "./log.js";
 import { botLabel } from "./names.js";
+import { keepHandout } from "./handout.js";
 import { tallyLine } from "./tally.js";
 
 addStrings(strings);
@@ -68,18 +69,36 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
 }
 
 /**
- * A file picker that imports a record (.json) or a Blokus file (.blksgf) as a new table.
+ * The import's query: the waiting table's time per move, timeout policy and stand-in
+ * carry over to the table the import makes. Pure.
+ * @param {{turn_seconds?: number|null, on_timeout?: string, stand_in?: string|null} | undefined} rules
+ * @returns {string}  "" or "?turn_seconds=…"
+ */
+export function importQuery(rules) {
+  const query = new URLSearchParams();
+  if (rules?.turn_seconds) query.set("turn_seconds", String(rules.turn_seconds));
+  if (rules?.turn_seconds && rules.on_timeout) query.set("on_timeout", rules.on_timeout);
+  if (rules?.stand_in) query.set("stand_in", rules.stand_in);
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * A file picker that imports a record (.json) or a Blokus file (.blksgf) as a new table;
+ * the new table keeps this table's time rules, and its other seats' links are kept
+ * for the importer to hand out.
  * @param {(text: string) => void} onError
  * @param {import("../i18n.js").Translate} t
+ * @param {Parameters<typeof importQuery>[0]} [rules]
  */
-export function importForm(onError, t) {
+export function importForm(onError, t, rules) {
   const input = /** @type {HTMLInputElement} */ (h("input", { type: "file", accept: ".json,.blksgf,application/json" }));
   input.addEventListener("change", async () => {
     const file = input.files?.[0];
     if (!file) return;
     const text = await file.text();
     const sgf = file.name.toLowerCase().endsWith(".blksgf") || text.trimStart().startsWith("(");
-    const response = await fetch(sgf ? "/api/records/blksgf" : "/api/records", {
+    const response = await fetch(`${sgf ? "/api/records/blksgf" : "/api/records"}${importQuery(rules)}`, {
       method: "POST",
       headers: { "Content-Type": sgf ? "application/x-blokus-sgf" : "application/json" },
       body: text,
@@ -90,8 +109,9 @@ export function importForm(onError, t) {
       onError(String(data.message ?? new ApiError(response.status, "http", response.statusText).message));
       return;
     }
-    // the importer holds every seat: keep the first one's token for the new table
+    // the importer plays the first seat; the others' links are theirs to hand out
     const token = data.seats?.[0]?.token;
+    if (Array.isArray(data.seats)) keepHandout(String(data.room), data.seats, 0);
     location.assign(`/r/${encodeURIComponent(data.room)}${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   });
   return h(
