@@ -105,7 +105,7 @@ export class AlertsPanel {
     if (!pushSupported()) throw new Error(t("alerts.push_unsupported"));
     const permission = await Notification.requestPermission();
     if (permission !== "granted") throw new Error(t("turn.notify_denied"));
-    const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/r/" });
+    const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     const ready = await navigator.serviceWorker.ready;
     const manager = (ready ?? registration).pushManager;
     const { key } = await request("GET", `${this.base}/vapid-key`);

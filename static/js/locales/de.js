@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "Diesen Tisch gibt es nicht mehr",
   "mygames.bad_token": "Dein Platz hier ist nicht mehr gültig",
   "mygames.unreachable": "Server nicht erreichbar",
+  "mygames.offline": "Offline — letzter Stand: {status}",
   "mygames.forget": "Vergessen",
   "mygames.forget_label": "Diesen Tisch in diesem Browser vergessen",
   "mygames.forget_confirm": "Diesen Tisch vergessen? Ohne deinen persönlichen Link bekommst du den Platz nicht zurück.",
@@ -199,6 +200,7 @@ export default {
   "net.protocol": "Die Verbindung war durcheinander und beginnt neu.",
   "net.abuse": "Zu viele Nachrichten; kurz warten.",
   "net.dropped": "Die Verbindung ist abgerissen.",
+  "offline.room": "Offline — zu sehen ist der letzte Stand, den dieses Gerät kennt. Der Tisch verbindet sich von selbst neu.",
 
   "error.unknown": "Da ist etwas schiefgegangen.",
   "error.network": "Der Server ist nicht erreichbar. Prüfe deine Verbindung.",

@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "This table no longer exists",
   "mygames.bad_token": "Your seat here is no longer valid",
   "mygames.unreachable": "Could not reach the server",
+  "mygames.offline": "Offline — last state: {status}",
   "mygames.forget": "Forget",
   "mygames.forget_label": "Forget this table in this browser",
   "mygames.forget_confirm": "Forget this table? Without your resume link you can't get your seat back.",
@@ -199,6 +200,7 @@ export default {
   "net.protocol": "The connection was confused and starts again.",
   "net.abuse": "Too many messages; waiting a moment.",
   "net.dropped": "The connection dropped.",
+  "offline.room": "Offline — showing the last state this device saw. The table reconnects by itself.",
 
   "error.unknown": "Something went wrong.",
   "error.network": "The server can't be reached. Check your connection.",

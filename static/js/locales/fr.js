@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "Cette table n'existe plus",
   "mygames.bad_token": "Votre place ici n'est plus valable",
   "mygames.unreachable": "Serveur injoignable",
+  "mygames.offline": "Hors ligne — dernier état : {status}",
   "mygames.forget": "Oublier",
   "mygames.forget_label": "Oublier cette table dans ce navigateur",
   "mygames.forget_confirm": "Oublier cette table ? Sans votre lien personnel, vous ne retrouverez pas votre place.",
@@ -199,6 +200,7 @@ export default {
   "net.protocol": "La connexion s'est embrouillée et recommence.",
   "net.abuse": "Trop de messages ; un instant.",
   "net.dropped": "La connexion a été coupée.",
+  "offline.room": "Hors ligne — voici le dernier état connu de cet appareil. La table se reconnecte d'elle-même.",
 
   "error.unknown": "Un problème est survenu.",
   "error.network": "Le serveur est injoignable. Vérifiez votre connexion.",
