@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
+import { pushMissingReason } from "../js/alerts.js";
 import { KEEP_EVENTS, LastStates, keptState } from "../js/laststate.js";
 
 class MemoryStorage {
@@ -69,4 +70,15 @@ test("a full storage loses the state, not the page", () => {
   const full = { getItem: () => null, setItem: () => { throw new Error("QuotaExceededError"); }, removeItem: () => {} };
   new LastStates(full).save("r1", stateOf(0), []);
   assert.equal(new LastStates(null).get("r1"), null);
+});
+
+test("without push, an iPhone or iPad outside the Home Screen app is told the way there", () => {
+  const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+  const ipad = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15";
+  const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+  assert.equal(pushMissingReason({ userAgent: iphone, maxTouchPoints: 5, standalone: false }), "alerts.push_home_screen");
+  assert.equal(pushMissingReason({ userAgent: ipad, maxTouchPoints: 5, standalone: false }), "alerts.push_home_screen");
+  assert.equal(pushMissingReason({ userAgent: ipad, maxTouchPoints: 0, standalone: false }), "alerts.push_unsupported", "a Mac");
+  assert.equal(pushMissingReason({ userAgent: iphone, maxTouchPoints: 5, standalone: true }), "alerts.push_unsupported", "already on the Home Screen");
+  assert.equal(pushMissingReason({ userAgent: firefox, maxTouchPoints: 0, standalone: false }), "alerts.push_unsupported");
 });

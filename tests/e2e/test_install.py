@@ -1,5 +1,6 @@
-"""The site as an installed web app: installable the way Chromium judges it, and an
-offline shell that shows each table's last state and reconnects by itself.
+"""The site as an installed web app: installable the way Chromium judges it, an offline
+shell that shows each table's last state and reconnects by itself, and the way to the
+Home Screen where push needs it.
 
 Chromium says why a page could not be installed through the DevTools protocol
 (``Page.getInstallabilityErrors``), the same checks that decide whether it offers
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +24,11 @@ from tests.e2e.helpers import log_lines
 from tests.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
+
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15"
+    " (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+)
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -180,3 +187,38 @@ def test_a_table_opens_offline_with_its_last_state_and_reconnects_by_itself(
     finally:
         context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("locale", "button", "words"),
+    [
+        ("en-US", "Notify me", "“Add to Home Screen”"),
+        ("de-DE", "Benachrichtigen", "„Zum Home-Bildschirm“"),
+        ("fr-FR", "Me prévenir", "« Sur l'écran d'accueil »"),
+    ],
+)
+def test_notify_me_on_an_iphone_says_how_to_add_the_site_to_the_home_screen(
+    browser: Browser, server: ServerProcess, locale: str, button: str, words: str
+) -> None:
+    http = httpx.Client(base_url=server.url, timeout=30)
+    room, _, ben = _table(http)
+
+    def dialog_text(**options: Any) -> str:
+        context = browser.new_context(base_url=server.url, locale=locale, **options)
+        context.set_default_timeout(15_000)
+        try:
+            # Safari outside a Home Screen app has no PushManager at all
+            context.add_init_script("delete window.PushManager;")
+            page = context.new_page()
+            page.goto(f"/r/{room}#token={ben}")
+            expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+            page.get_by_role("button", name=button).click()
+            missing = page.locator("#alerts-dialog #alerts-push-missing")
+            expect(missing).to_be_visible()
+            assert page.locator("#alerts-push").count() == 0, "no button that can't work"
+            return missing.inner_text()
+        finally:
+            context.close()
+
+    assert words in dialog_text(user_agent=IPHONE, is_mobile=True, has_touch=True)
+    assert words not in dialog_text(), "elsewhere it only says push is missing"

@@ -166,6 +166,7 @@ export default {
   "alerts.push_saved": "Dieses Gerät sagt dir Bescheid, wenn du dran bist.",
   "alerts.push_removed": "Keine Mitteilungen mehr zu diesem Tisch auf diesem Gerät.",
   "alerts.push_unsupported": "Dieser Browser kann keine Push-Mitteilungen empfangen.",
+  "alerts.push_home_screen": "Auf iPhone und iPad kommen Mitteilungen nur bei Spieltisch auf dem Home-Bildschirm an: Tippe auf „Teilen“, dann auf „Zum Home-Bildschirm“, öffne Spieltisch von dort und wähle noch einmal „Benachrichtigen“.",
   "alerts.email_title": "Per E-Mail",
   "alerts.email_help": "Nur für die Benachrichtigungen dieses Tisches und für niemanden sichtbar. Die erste Mail bittet dich, die Adresse zu bestätigen; jede Mail enthält deinen persönlichen Link und einen Link zum Abbestellen.",
   "alerts.email_on": "Eine Adresse ist hinterlegt. Gib eine neue ein, um sie zu ersetzen.",

@@ -166,6 +166,7 @@ export default {
   "alerts.push_saved": "This device will tell you when it's your turn.",
   "alerts.push_removed": "No more notifications on this device for this table.",
   "alerts.push_unsupported": "This browser can't receive push notifications.",
+  "alerts.push_home_screen": "On an iPhone or iPad, notifications come only to Spieltisch on the Home Screen: tap Share, then “Add to Home Screen”, open Spieltisch from there and choose “Notify me” again.",
   "alerts.email_title": "By e-mail",
   "alerts.email_help": "Used only for this table's alerts and never shown to anyone. The first mail asks you to confirm the address; each mail has your personal link and a link to stop the mails.",
   "alerts.email_on": "An address is set. Enter a new one to replace it.",

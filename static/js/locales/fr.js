@@ -166,6 +166,7 @@ export default {
   "alerts.push_saved": "Cet appareil vous préviendra quand ce sera votre tour.",
   "alerts.push_removed": "Plus de notifications pour cette table sur cet appareil.",
   "alerts.push_unsupported": "Ce navigateur ne peut pas recevoir de notifications push.",
+  "alerts.push_home_screen": "Sur iPhone ou iPad, les notifications n'arrivent qu'à Spieltisch sur l'écran d'accueil : touchez « Partager », puis « Sur l'écran d'accueil », ouvrez Spieltisch depuis là et choisissez à nouveau « Me prévenir ».",
   "alerts.email_title": "Par e-mail",
   "alerts.email_help": "Utilisée uniquement pour les alertes de cette table et jamais montrée à personne. Le premier mail vous demande de confirmer l'adresse ; chaque mail contient votre lien personnel et un lien pour arrêter les mails.",
   "alerts.email_on": "Une adresse est enregistrée. Saisissez-en une autre pour la remplacer.",
