@@ -172,6 +172,10 @@ function showConnection(status, reason) {
   el.conn.title = reason ? t(reason) : "";
   el.conn.dataset.status = status;
   if (status === "gone") {
+    // the table is no more: nothing kept of it is worth showing again
+    kept.remove(roomId);
+    offline = false;
+    el.offline.hidden = true;
     el.gone.hidden = false;
     el.lobby.hidden = true;
     el.result.hidden = true;

@@ -222,3 +222,16 @@ def test_notify_me_on_an_iphone_says_how_to_add_the_site_to_the_home_screen(
 
     assert words in dialog_text(user_agent=IPHONE, is_mobile=True, has_touch=True)
     assert words not in dialog_text(), "elsewhere it only says push is missing"
+
+
+def test_a_table_that_is_gone_forgets_its_kept_state(person: Any) -> None:
+    page = person("/")
+    kept = {"type": "state", "seq": 3, "you": 0, "room": {"game": "blokus"}, "events": []}
+    page.evaluate(
+        "(kept) => localStorage.setItem('spieltisch.last.no-such-room', JSON.stringify(kept))",
+        kept,
+    )
+    page.goto("/r/no-such-room")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "gone")
+    expect(page.locator("#offline-note")).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('spieltisch.last.no-such-room')") is None
