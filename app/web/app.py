@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -24,6 +24,7 @@ from app.web.metrics import Metrics, SocketCounter
 from app.web.metrics import router as metrics_router
 from app.web.rooms import router
 from app.web.seats import router as seats_router
+from app.web.shell import worker_script
 from app.web.site import router as site_router
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -111,12 +112,20 @@ def _static(app: FastAPI) -> None:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    # both answer from the root, so that the worker's scope is the whole site (push,
+    # and the offline shell, whose list app/web/shell.py writes into it) and the
+    # manifest's too; browsers check both again on every load (no-cache)
+    worker = worker_script(STATIC)
+
     @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> FileResponse:
-        # served from the root so that its scope can cover /r/ (turn alerts by push)
+    async def service_worker() -> Response:
+        return Response(worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def web_app_manifest() -> FileResponse:
         return FileResponse(
-            STATIC / "sw.js",
-            media_type="text/javascript",
+            STATIC / "manifest.webmanifest",
+            media_type="application/manifest+json",
             headers={"Cache-Control": "no-cache"},
         )
 

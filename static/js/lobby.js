@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { byId, h } from "./dom.js";
 import { bindLanguageSelect, initLanguage, onLanguageChange, t } from "./i18n.js";
 import { renderMyGames } from "./mygames.js";
+import { startOfflineShell } from "./offline.js";
 import { botLabel } from "./room/names.js";
 import { toastError } from "./toast.js";
 import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
@@ -18,6 +19,7 @@ import { pref, seatStore } from "./tokens.js";
 
 initLanguage();
 bindLanguageSelect(byId("lang"));
+startOfflineShell();
 
 const store = seatStore();
 const form = /** @type {HTMLFormElement} */ (byId("create-form"));

@@ -1,9 +1,13 @@
 // @ts-check
-/** "Your tables" on the start page: the rooms this browser holds seats in, and whose turn it is. */
+/**
+ * "Your tables" on the start page: the rooms this browser holds seats in, and whose
+ * turn it is; without a network, the last state this browser kept of each (offline).
+ */
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { lastStates } from "./laststate.js";
 import { seatNames } from "./room/names.js";
 import { formatLeft, orderTables } from "./timeleft.js";
 
@@ -57,6 +61,7 @@ export function tableTimeLeft(state, kind) {
  * @param {SeatStore} store
  */
 export async function renderMyGames(list, empty, store) {
+  const kept = lastStates();
   const entries = store.list().slice(0, 30);
   empty.hidden = entries.length > 0;
   /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}[]} */
@@ -77,6 +82,7 @@ export async function renderMyGames(list, empty, store) {
             click: () => {
               if (!confirm(t("mygames.forget_confirm"))) return;
               store.remove(entry.room);
+              kept.remove(entry.room);
               void renderMyGames(list, empty, store);
             },
           },
@@ -90,21 +96,33 @@ export async function renderMyGames(list, empty, store) {
       /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}} */
       const row = { item, kind: "error", left: null, order };
       rows.push(row);
+      /** @param {StateMessage} state @param {boolean} offline  the state is the one kept here */
+      const show = (state, offline) => {
+        const summary = roomSummary(state, t);
+        // a kept state's clock stopped when it was kept: its time left would mislead
+        const left = offline ? null : tableTimeLeft(state, summary.kind);
+        Object.assign(row, { kind: summary.kind, left });
+        const text = left == null ? summary.text : t("mygames.time_left", { status: summary.text, left: formatLeft(left, t) });
+        status.textContent = offline ? t("mygames.offline", { status: text }) : text;
+        if (left != null) item.dataset.left = String(left);
+        status.className = `mg-status mg-${summary.kind}`;
+        item.classList.add(`mg-item-${summary.kind}`);
+        item.classList.toggle("mg-item-offline", offline);
+        title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
+        who.textContent = seatNames(state.room.seats, t).join(" · ");
+      };
       const load = api
         .roomState(entry.room, entry.token)
         .then((state) => {
-          const summary = roomSummary(state, t);
-          const left = tableTimeLeft(state, summary.kind);
-          Object.assign(row, { kind: summary.kind, left });
-          status.textContent = left == null ? summary.text : t("mygames.time_left", { status: summary.text, left: formatLeft(left, t) });
-          if (left != null) item.dataset.left = String(left);
-          status.className = `mg-status mg-${summary.kind}`;
-          item.classList.add(`mg-item-${summary.kind}`);
-          title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
-          who.textContent = seatNames(state.room.seats, t).join(" · ");
+          show(state, false);
           if (state.you != null && state.you !== entry.seat) store.set(entry.room, { token: entry.token, seat: state.you });
         })
         .catch((/** @type {any} */ err) => {
+          const last = err?.status === 0 ? kept.get(entry.room) : null;
+          if (last) {
+            show(last, true);
+            return;
+          }
           status.textContent = err?.status === 404 ? t("mygames.gone") : err?.status === 401 ? t("mygames.bad_token") : t("mygames.unreachable");
           status.className = "mg-status mg-error";
         });

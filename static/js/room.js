@@ -30,6 +30,8 @@ import { RoomClocks } from "./room/clocks.js";
 import { confirmChoice, confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
 import { keepFocus } from "./games/sending.js";
+import { lastStates } from "./laststate.js";
+import { startOfflineShell } from "./offline.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
@@ -49,9 +51,11 @@ import { keepFocus } from "./games/sending.js";
 
 initLanguage();
 bindLanguageSelect(byId("lang"));
+startOfflineShell();
 
 const roomId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() ?? "");
 const seats = seatStore();
+const kept = lastStates();
 
 // a resume link: try its token, take it out of the address bar (and so out of history);
 // it replaces the stored token only once the server accepts it (see resume.js)
@@ -81,6 +85,8 @@ let games = [];
 let queue = Promise.resolve();
 /** @type {string|null} the server's PUBLIC_URL: share and resume links use it when set */
 let publicUrl = null;
+/** the state shown is the one this browser kept, not yet one from the server (offline) */
+let offline = false;
 
 const el = {
   title: byId("room-title"),
@@ -104,6 +110,7 @@ const el = {
   chatInput: /** @type {HTMLInputElement} */ (byId("chat-input")),
   chatNote: byId("chat-note"),
   imported: byId("imported-note"),
+  offline: byId("offline-note"),
 };
 const announcer = new Announcer(byId("announce"));
 
@@ -135,7 +142,10 @@ const socket = new RoomSocket(roomId, token, {
   onError: (msg) => toastError(msg),
   onBadToken: () => {
     const next = refused(choice);
-    if (next.forget) seats.remove(roomId);
+    if (next.forget) {
+      seats.remove(roomId);
+      kept.remove(roomId);
+    }
     choice = next.choice;
     token = choice.token;
     toast(t(next.message), { kind: "error" });
@@ -155,12 +165,17 @@ const socket = new RoomSocket(roomId, token, {
 
 /** @param {import("./net.js").Status} status @param {string} [reason] */
 function showConnection(status, reason) {
+  if (status === "reconnecting") showKept();
   el.conn.className = `conn conn-${status}`;
   const text = /** @type {HTMLElement} */ (el.conn.querySelector(".conn-text"));
   text.textContent = t(`net.${status}`);
   el.conn.title = reason ? t(reason) : "";
   el.conn.dataset.status = status;
   if (status === "gone") {
+    // the table is no more: nothing kept of it is worth showing again
+    kept.remove(roomId);
+    offline = false;
+    el.offline.hidden = true;
     el.gone.hidden = false;
     el.lobby.hidden = true;
     el.result.hidden = true;
@@ -187,14 +202,37 @@ async function loadGame(name) {
   }
 }
 
+/**
+ * No server to be heard (offline, or it does not answer): show the last state this
+ * browser kept of its seat here, marked as offline, until the socket brings a fresh one.
+ */
+function showKept() {
+  if (current) return;
+  const msg = kept.get(roomId);
+  if (!msg) return;
+  queue = queue
+    .then(async () => {
+      if (current) return;
+      await loadGame(msg.room.game);
+      if (current) return;
+      events = mergeEvents(events, msg.events);
+      current = msg;
+      offline = true;
+      render();
+    })
+    .catch((err) => console.error(err));
+}
+
 /** @param {StateMessage} msg */
 async function receive(msg) {
   events = mergeEvents(events, msg.events);
   await loadGame(msg.room.game);
   current = msg;
+  offline = false;
   if (msg.you != null && token && token === choice.token) {
     if (choice.trial) choice = accepted(choice);
     seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+    kept.save(roomId, msg, events);
   }
   render();
 }
@@ -224,6 +262,8 @@ function render() {
   // made from a game record: whoever imported it chose its moves and its shuffle
   el.imported.hidden = !room.imported;
   el.imported.textContent = room.imported ? t(room.game_imported ? "room.imported_game" : "room.imported_table") : "";
+  el.offline.hidden = !offline;
+  el.offline.textContent = offline ? t("offline.room") : "";
   renderSeatList();
   renderClaimForm(el.seatForm, claiming, {
     t,
@@ -558,6 +598,7 @@ onLanguageChange(() => {
 });
 
 showConnection("connecting");
+if (navigator.onLine === false) showKept();
 renderSoundButton();
 api
   .games()

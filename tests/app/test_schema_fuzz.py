@@ -38,7 +38,7 @@ from tests.server import ServerProcess
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "200")
 HOOKS = Path(schema_hooks.__file__).resolve()
 # routes the schema leaves out on purpose: the schema and its pages, the site's pages,
-# the service worker, health and metrics (the route-wide test calls them all)
+# the service worker and the web app manifest, health and metrics (the route-wide test calls them all)
 NOT_IN_SCHEMA = {
     "/openapi.json",
     "/docs",
@@ -46,6 +46,7 @@ NOT_IN_SCHEMA = {
     "/redoc",
     "/",
     "/sw.js",
+    "/manifest.webmanifest",
     "/r/{room}",
     "/r/{room}/games/{game_no}",
     "/healthz",

@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "Diesen Tisch gibt es nicht mehr",
   "mygames.bad_token": "Dein Platz hier ist nicht mehr gültig",
   "mygames.unreachable": "Server nicht erreichbar",
+  "mygames.offline": "Offline — letzter Stand: {status}",
   "mygames.forget": "Vergessen",
   "mygames.forget_label": "Diesen Tisch in diesem Browser vergessen",
   "mygames.forget_confirm": "Diesen Tisch vergessen? Ohne deinen persönlichen Link bekommst du den Platz nicht zurück.",
@@ -170,6 +171,7 @@ export default {
   "alerts.push_saved": "Dieses Gerät sagt dir Bescheid, wenn du dran bist.",
   "alerts.push_removed": "Keine Mitteilungen mehr zu diesem Tisch auf diesem Gerät.",
   "alerts.push_unsupported": "Dieser Browser kann keine Push-Mitteilungen empfangen.",
+  "alerts.push_home_screen": "Auf iPhone und iPad kommen Mitteilungen nur bei Spieltisch auf dem Home-Bildschirm an: Tippe auf „Teilen“, dann auf „Zum Home-Bildschirm“, öffne Spieltisch von dort und wähle noch einmal „Benachrichtigen“.",
   "alerts.email_title": "Per E-Mail",
   "alerts.email_help": "Nur für die Benachrichtigungen dieses Tisches und für niemanden sichtbar. Die erste Mail bittet dich, die Adresse zu bestätigen; jede Mail enthält deinen persönlichen Link und einen Link zum Abbestellen.",
   "alerts.email_on": "Eine Adresse ist hinterlegt. Gib eine neue ein, um sie zu ersetzen.",
@@ -204,6 +206,7 @@ export default {
   "net.protocol": "Die Verbindung war durcheinander und beginnt neu.",
   "net.abuse": "Zu viele Nachrichten; kurz warten.",
   "net.dropped": "Die Verbindung ist abgerissen.",
+  "offline.room": "Offline — zu sehen ist der letzte Stand, den dieses Gerät kennt. Der Tisch verbindet sich von selbst neu.",
 
   "error.unknown": "Da ist etwas schiefgegangen.",
   "error.network": "Der Server ist nicht erreichbar. Prüfe deine Verbindung.",

@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "This table no longer exists",
   "mygames.bad_token": "Your seat here is no longer valid",
   "mygames.unreachable": "Could not reach the server",
+  "mygames.offline": "Offline — last state: {status}",
   "mygames.forget": "Forget",
   "mygames.forget_label": "Forget this table in this browser",
   "mygames.forget_confirm": "Forget this table? Without your resume link you can't get your seat back.",
@@ -170,6 +171,7 @@ export default {
   "alerts.push_saved": "This device will tell you when it's your turn.",
   "alerts.push_removed": "No more notifications on this device for this table.",
   "alerts.push_unsupported": "This browser can't receive push notifications.",
+  "alerts.push_home_screen": "On an iPhone or iPad, notifications come only to Spieltisch on the Home Screen: tap Share, then “Add to Home Screen”, open Spieltisch from there and choose “Notify me” again.",
   "alerts.email_title": "By e-mail",
   "alerts.email_help": "Used only for this table's alerts and never shown to anyone. The first mail asks you to confirm the address; each mail has your personal link and a link to stop the mails.",
   "alerts.email_on": "An address is set. Enter a new one to replace it.",
@@ -204,6 +206,7 @@ export default {
   "net.protocol": "The connection was confused and starts again.",
   "net.abuse": "Too many messages; waiting a moment.",
   "net.dropped": "The connection dropped.",
+  "offline.room": "Offline — showing the last state this device saw. The table reconnects by itself.",
 
   "error.unknown": "Something went wrong.",
   "error.network": "The server can't be reached. Check your connection.",

@@ -57,6 +57,7 @@ export default {
   "mygames.gone": "Cette table n'existe plus",
   "mygames.bad_token": "Votre place ici n'est plus valable",
   "mygames.unreachable": "Serveur injoignable",
+  "mygames.offline": "Hors ligne — dernier état : {status}",
   "mygames.forget": "Oublier",
   "mygames.forget_label": "Oublier cette table dans ce navigateur",
   "mygames.forget_confirm": "Oublier cette table ? Sans votre lien personnel, vous ne retrouverez pas votre place.",
@@ -170,6 +171,7 @@ export default {
   "alerts.push_saved": "Cet appareil vous préviendra quand ce sera votre tour.",
   "alerts.push_removed": "Plus de notifications pour cette table sur cet appareil.",
   "alerts.push_unsupported": "Ce navigateur ne peut pas recevoir de notifications push.",
+  "alerts.push_home_screen": "Sur iPhone ou iPad, les notifications n'arrivent qu'à Spieltisch sur l'écran d'accueil : touchez « Partager », puis « Sur l'écran d'accueil », ouvrez Spieltisch depuis là et choisissez à nouveau « Me prévenir ».",
   "alerts.email_title": "Par e-mail",
   "alerts.email_help": "Utilisée uniquement pour les alertes de cette table et jamais montrée à personne. Le premier mail vous demande de confirmer l'adresse ; chaque mail contient votre lien personnel et un lien pour arrêter les mails.",
   "alerts.email_on": "Une adresse est enregistrée. Saisissez-en une autre pour la remplacer.",
@@ -204,6 +206,7 @@ export default {
   "net.protocol": "La connexion s'est embrouillée et recommence.",
   "net.abuse": "Trop de messages ; un instant.",
   "net.dropped": "La connexion a été coupée.",
+  "offline.room": "Hors ligne — voici le dernier état connu de cet appareil. La table se reconnecte d'elle-même.",
 
   "error.unknown": "Un problème est survenu.",
   "error.network": "Le serveur est injoignable. Vérifiez votre connexion.",
