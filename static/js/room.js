@@ -545,7 +545,7 @@ onLanguageChange(() => {
 showConnection("connecting");
 renderSoundButton();
 api
-  .games()
+  .gameList()
   .then((list) => {
     games = list;
     renderSeatList();
