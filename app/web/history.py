@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from starlette.requests import HTTPConnection
 
 from app.core.errors import ApiError
@@ -28,6 +28,7 @@ def _replays(conn: HTTPConnection) -> Replays:
 
 
 Rep = Annotated[Replays, Depends(_replays)]
+Format = Annotated[str, Path(description="A record format's name, as GET /api/games lists them.")]
 
 
 @router.get("/rooms/{room}/games", summary="Every game of the room, with results and a tally")
@@ -125,7 +126,7 @@ def _unknown_format(name: str, formats: list[str]) -> ApiError:
     "/rooms/{room}/games/{game_no}/record.{format}",
     summary="The game in a file format of its engine's own (GET /api/games lists them)",
 )
-async def record_file(room: str, game_no: int, format: str, rep: Rep) -> Response:
+async def record_file(room: str, game_no: int, format: Format, rep: Rep) -> Response:
     data = await export(rep, room, game_no)
     engine = get_engine(data["engine"])
     fmt = engine.record_format(format)
@@ -207,7 +208,10 @@ def _read_file(fmt: RecordFormat, body: bytes, name_max: int) -> Record:
             extra = {"move": exc.move, **({"reason": exc.reason} if exc.reason else {})}
             raise ApiError(422, "illegal_move", exc.message, **extra) from exc
         raise ApiError(400, exc.code, exc.message) from exc
-    for number, name in enumerate(read.get("names") or [], start=1):
+    names = read.get("names")
+    for number, name in enumerate(names if isinstance(names, list) else [], start=1):
+        if not isinstance(name, str):
+            continue  # the record's own check names it
         try:
             display_name(name, name_max)
         except ApiError as bad:
@@ -225,7 +229,7 @@ def _read_file(fmt: RecordFormat, body: bytes, name_max: int) -> Record:
     summary="A new room from a file in an engine's own format (GET /api/games lists them)",
     openapi_extra=FILE_BODY,
 )
-async def import_file(format: str, request: Request, svc: Svc) -> dict[str, Any]:
+async def import_file(format: Format, request: Request, svc: Svc) -> dict[str, Any]:
     found = record_format(format)
     if found is None:
         raise _unknown_format(
