@@ -15,6 +15,7 @@ import ast
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
+from app.core.errors import ApiError
 from app.services import create_app
+from app.web.history import _read_file
 from engines import ENGINES, register
 from tests.app.inprocess_socket import receive_text
-from tests.app.pile_engine import ENGINE, NAME, PileEngine
+from tests.app.pile_engine import ENGINE, FORMAT, NAME, PileEngine, read
 from tests.app.routes import route_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,6 +188,17 @@ def test_a_game_the_server_never_heard_of_is_played_replayed_exported_and_import
     other = client.get(f"/api/rooms/{room}/games/1/record.blksgf")
     assert other.status_code == 404 and other.json()["code"] == "unknown_format"
     assert "pile" in other.json()["message"]
+
+
+def test_a_readers_names_that_are_not_text_are_refused_with_the_formats_code() -> None:
+    """An engine's reader is trusted code, but what it returns still goes through the
+    record's checks: a name that is no text is a 400 of the format, not a crash."""
+    sloppy = replace(
+        FORMAT, read=lambda text, name_max: {**read(text, name_max), "names": [7, "B"]}
+    )
+    with pytest.raises(ApiError) as refused:
+        _read_file(sloppy, b"PILE 1\nsize 10\nplayer A\nplayer B\n", 40)
+    assert (refused.value.status, refused.value.code) == (400, "bad_pile")
 
 
 # -- nothing of the server names a game ------------------------------------------------
