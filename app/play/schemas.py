@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from app.core.text import check_json
+from engines import ENGINES
 
 # the largest seq (or count) the database's integer columns hold
 MAX_SEQ = 2**31 - 1
@@ -52,7 +53,9 @@ class ImportRules(TimeRules):
 
 
 class CreateRoom(TimeRules):
-    game: Text = Field(description="Engine name, as listed by GET /api/games.", examples=["blokus"])
+    game: Text = Field(
+        description="Engine name, as listed by GET /api/games.", examples=list(ENGINES)[:1]
+    )
     players: int = Field(ge=1, le=16, examples=[4])
     options: Json = Field(default_factory=dict, examples=[{"free_corners": False}])
     name: str = Field(description="The creator's display name.", examples=["Anna"])

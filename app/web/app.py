@@ -26,8 +26,15 @@ from app.web.rooms import router
 from app.web.seats import router as seats_router
 from app.web.shell import worker_script
 from app.web.site import router as site_router
+from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def _titles() -> str:
+    """The games on offer, as a sentence names them ("A, B and C")."""
+    titles = [engine.title for engine in ENGINES.values()]
+    return ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1]
 
 
 def build_app(
@@ -47,7 +54,7 @@ def build_app(
 
     app = FastAPI(
         title="Spieltisch",
-        summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
+        summary=f"Play {_titles()} with friends, by link.",
         version="0.1.0",
         lifespan=lifespan,
         # every API route with a room in its path checks the id first (app/web/deps.py)

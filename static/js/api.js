@@ -97,6 +97,20 @@ const room = (/** @type {string} */ id) => `/api/rooms/${encodeURIComponent(id)}
 /** @returns {Promise<GameInfo[]>} */
 export const games = () => request("GET", "/api/games");
 
+/** @type {Promise<GameInfo[]>|null} */
+let gamesOnce = null;
+/**
+ * The engines' list, asked once a page (a failed ask is asked again next time).
+ * @returns {Promise<GameInfo[]>}
+ */
+export function gameList() {
+  gamesOnce ??= games().catch((err) => {
+    gamesOnce = null;
+    throw err;
+  });
+  return gamesOnce;
+}
+
 /** @returns {Promise<{public_url: string|null}>} the address share links use (null: this page's) */
 export const siteConfig = () => request("GET", "/api/config");
 

@@ -601,7 +601,7 @@ showConnection("connecting");
 if (navigator.onLine === false) showKept();
 renderSoundButton();
 api
-  .games()
+  .gameList()
   .then((list) => {
     games = list;
     renderSeatList();

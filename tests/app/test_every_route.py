@@ -40,6 +40,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.core.migrate import upgrade
+from engines import ENGINES
 from tests.app.routes import PATH_PARAM, declared, fill, route_table
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
@@ -52,6 +53,7 @@ AT_ONCE = 48  # calls in flight at any moment
 # the server's answer to an internal error on a websocket
 CLOSE_INTERNAL = 1011
 
+FORMATS = sorted(fmt.name for engine in ENGINES.values() for fmt in engine.record_formats())
 CALLERS = ("spectator", "outsider", "seated", "freed", "newcomer", "other_room", "host")
 # hostile values go to fewer callers: the value, not the caller, is what they try
 HOSTILE_CALLERS = ("spectator", "seated")
@@ -134,6 +136,11 @@ def _path_values(table: Table) -> dict[str, tuple[list[str], list[str]]]:
             [str(s) for s in range(table.players)],
             ["-1", str(table.players), str(2**63)],
         ),
+        # every engine's own record formats, and names no engine has
+        "format": (
+            FORMATS,
+            ["bogus", "json", "verify", "BLKSGF", "%00", "%ED%A0%80", "x" * 65, "a.b"],
+        ),
     }
 
 
@@ -190,7 +197,11 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("POST", f"{room}/leave"): [{"bot": None}],
         ("POST", f"{room}/host"): [{"seat": 1}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
-        ("POST", "/api/records/blksgf"): [("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])")],
+        ("POST", "/api/records/{format}"): [
+            ("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])"),
+            ("raw", "\x00" * 64),
+            ("raw", "(" * 20_000),
+        ],
         ("POST", "/api/records/verify"): [("raw", json.dumps(table.record))],
     }
 

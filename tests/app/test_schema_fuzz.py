@@ -32,7 +32,7 @@ from starlette.routing import Mount
 from app.services import create_app
 from tests.app import schema_hooks
 from tests.app.routes import declared, route_table
-from tests.app.test_every_route import Setup, Table, _bodies, bystander
+from tests.app.test_every_route import FORMATS, Setup, Table, _bodies, bystander
 from tests.server import ServerProcess
 
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "200")
@@ -79,6 +79,7 @@ def fuzz_table(table: Table) -> dict[str, Any]:
             "game_no": [1, table.running],
             "step": sorted({0, 1, table.steps[table.running], table.steps[1]}),
             "seat": list(range(table.players)),
+            "format": FORMATS,
         },
         "tokens": list(table.tokens.values()),
         "bodies": {

@@ -77,6 +77,8 @@ def test_stepping_through_a_finished_m_game_to_its_end_and_verifying_the_deal(
     expect(page.locator("#download-json")).to_have_attribute(
         "href", f"/api/rooms/{room}/games/1/record"
     )
+    # M lists no format of its own: the JSON record is the one download
+    expect(page.locator("#downloads a")).to_have_count(1)
     page.get_by_role("button", name="Verify the deal").click()
     expect(page.locator("#verify-result")).to_contain_text("Verified")
     expect(page.locator("#verify-out")).to_contain_text("matches the commitment")
@@ -172,7 +174,11 @@ def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerP
         expect(page.locator("#position")).to_have_text(f"Move {number} of 9")
         done = sum(len(m["move"]["cells"]) for m in record["moves"][:number])
         expect(cells).to_have_count(done)
-    expect(page.locator("#download-sgf")).to_be_visible()
+    # the engine lists .blksgf among its formats: the page offers it, as it runs
+    expect(page.locator("#download-blksgf")).to_have_attribute(
+        "href", f"/api/rooms/{room}/games/1/record.blksgf"
+    )
+    expect(page.locator("#download-blksgf")).to_have_text("Blokus file (.blksgf, for Pentobi)")
     expect(page.get_by_role("button", name="Verify the deal")).to_be_disabled()
     expect(page.locator("#history")).to_contain_text("Game 1")
     page.locator("#back").click()
@@ -246,3 +252,31 @@ def test_an_unfinished_import_keeps_the_tables_time_and_hands_out_every_seats_li
     host.reload()
     expect(host.locator(".seat.you")).to_contain_text("Anna")
     expect(host.locator(".handout")).to_have_count(0)
+
+
+def test_a_blksgf_file_picked_on_a_table_opens_as_a_new_table(
+    person, server: ServerProcess, tmp_path
+) -> None:
+    """The import box reads the suffixes GET /api/games lists and sends each file to its
+    format's route; the room's downloads are the formats of its engine."""
+    record = bot_record("blokus", 2, {"variant": "duo"}, seed=24)
+    record["moves"] = record["moves"][:4]
+    record["result"] = None
+    room = _import(server, record)
+    page = person(f"/r/{room}")
+    downloads = page.locator(".history-downloads a")
+    expect(downloads).to_have_count(3)  # the replay, the JSON record, the .blksgf file
+    expect(downloads.nth(2)).to_have_attribute("href", f"/api/rooms/{room}/games/1/record.blksgf")
+    picker = page.locator(".history-import input[type=file]")
+    expect(picker).to_have_attribute("accept", re.compile(r"\.blksgf"))
+    expect(page.locator(".history-import")).to_contain_text("Blokus file (.blksgf")
+    sgf = httpx.get(f"{server.url}/api/rooms/{room}/games/1/record.blksgf", timeout=30)
+    assert sgf.status_code == 200, sgf.text
+    path = tmp_path / "game.blksgf"
+    path.write_text(sgf.text)
+    picker.set_input_files(str(path))
+    page.wait_for_url(lambda url: "/r/" in url and f"/r/{room}" not in url)
+    new_room = page.url.split("/r/")[1].split("#")[0]
+    info = httpx.get(f"{server.url}/api/rooms/{new_room}/games/1", timeout=30).json()
+    assert info["steps"] == 4 and info["imported"] is True
+    assert [m["seat"] for m in info["moves"]] == [m["seat"] for m in record["moves"]]

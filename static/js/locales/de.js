@@ -16,6 +16,7 @@ export default {
   "game.blokus.option.variant.duo": "Duo (14×14, 2 Personen)",
   "game.blokus.option.free_corners": "Freie Ecken",
   "game.blokus.option.free_corners.help": "Der erste Stein einer Farbe darf in jeder noch freien Ecke beginnen.",
+  "game.blokus.format.blksgf": "Blokus-Datei (.blksgf, für Pentobi)",
   "game.m.title": "M",
   "game.m.description": "Lege passende Karten in ein 6×6-Feld und punkte mit den Reihen, die du schließt.",
   "game.maedn.title": "Mensch ärgere Dich nicht: Das Kartenspiel",

@@ -16,6 +16,7 @@ export default {
   "game.blokus.option.variant.duo": "Duo (14×14, 2 players)",
   "game.blokus.option.free_corners": "Free corners",
   "game.blokus.option.free_corners.help": "A colour's first piece may start on any corner nobody has taken yet.",
+  "game.blokus.format.blksgf": "Blokus file (.blksgf, for Pentobi)",
   "game.m.title": "M",
   "game.m.description": "Lay matching cards into a 6×6 square and score the rows you close.",
   "game.maedn.title": "Mensch ärgere Dich nicht: Das Kartenspiel",

@@ -16,6 +16,7 @@ export default {
   "game.blokus.option.variant.duo": "Duo (14×14, 2 joueurs)",
   "game.blokus.option.free_corners": "Coins libres",
   "game.blokus.option.free_corners.help": "La première pièce d'une couleur peut partir de n'importe quel coin encore libre.",
+  "game.blokus.format.blksgf": "Fichier Blokus (.blksgf, pour Pentobi)",
   "game.m.title": "M",
   "game.m.description": "Posez des cartes assorties dans un carré de 6×6 et marquez les lignes que vous fermez.",
   "game.maedn.title": "Mensch ärgere Dich nicht : le jeu de cartes",
