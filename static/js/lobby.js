@@ -7,10 +7,12 @@
 import * as api from "./api.js";
 import { byId, h } from "./dom.js";
 import { bindLanguageSelect, initLanguage, onLanguageChange, t } from "./i18n.js";
-import { renderMyGames } from "./mygames.js";
+import { mergeSeats, renderCarry, seatsFromHash, hashWithoutSeats } from "./devicelink.js";
+import { keepMyGamesLive, renderMyGames } from "./mygames.js";
 import { startOfflineShell } from "./offline.js";
 import { botLabel } from "./room/names.js";
-import { toastError } from "./toast.js";
+import { copyText } from "./room/share.js";
+import { toast, toastError } from "./toast.js";
 import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
 import { pref, seatStore } from "./tokens.js";
 
@@ -273,9 +275,31 @@ async function init() {
 
 onLanguageChange(() => {
   render();
-  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);
+  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
 });
 
 renderTurnTime();
+const carry = /** @type {HTMLDetailsElement} */ (byId("carry"));
+const showCarry = () => renderCarry(carry, byId("carry-box"), store, t, copyText, (text, kind) => toast(text, { kind, timeout: 2500 }));
+carry.addEventListener("toggle", showCarry);
+
+/** Seats carried over from another device (`/#tables=…`): merged, and the fragment dropped. */
+function takeCarried() {
+  const carried = seatsFromHash(location.hash);
+  if (!carried) return false;
+  history.replaceState(history.state, "", location.pathname + location.search + hashWithoutSeats(location.hash));
+  const { added, kept } = mergeSeats(store, carried);
+  if (added) toast(t("carry.merged", { n: added }), { kind: "success" });
+  if (kept) toast(t("carry.kept", { n: kept }));
+  if (!added && !kept) toast(t("carry.none"));
+  return true;
+}
+takeCarried();
+// the link opened in a tab that already shows this page: only the fragment changes
+window.addEventListener("hashchange", () => {
+  if (takeCarried()) void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+});
+
 void init();
-void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);
+void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+keepMyGamesLive(byId("my-games-list"), byId("my-games-empty"), store, showCarry);
