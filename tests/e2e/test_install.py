@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.helpers import log_lines
@@ -59,17 +59,17 @@ def _controlled(page: Page) -> None:
 
 
 @pytest.fixture
-def profile(tmp_path: Path) -> Iterator[BrowserContext]:
-    """A persistent Chromium profile, as a person's browser is (installable at all)."""
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS
-        )
-        context.set_default_timeout(15_000)
-        try:
-            yield context
-        finally:
-            context.close()
+def profile(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
+    """A persistent Chromium profile, as a person's browser is (installable at all),
+    started by the session's Playwright: a second one can't run beside it."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS
+    )
+    context.set_default_timeout(15_000)
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def test_the_start_page_and_a_room_are_installable(
