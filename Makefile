@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint fmt types unit e2e bench bench-peer test-long mutate screenshots clean browser proxy
+.PHONY: run test lint fmt types unit e2e bench bench-peer test-long mutate screenshots icons clean browser proxy
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -88,6 +88,10 @@ bench-peer: $(VENV)/.installed
 
 screenshots: $(VENV)/.installed-dev browser
 	$(BIN)/python tools/screenshots.py
+
+# the web app's PNG icons, drawn from static/favicon.svg (tools/icons.py)
+icons: $(VENV)/.installed-dev browser
+	$(BIN)/python tools/icons.py
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache data mutants

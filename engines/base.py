@@ -62,6 +62,54 @@ class Option:
         return data
 
 
+class UnreadableFile(ValueError):
+    """A file a record format can't read as a game, with a sentence a person can read.
+
+    ``code`` is the format's ``error_code`` for a file that is not one of its games, or
+    ``illegal_move`` for a game whose move number ``move`` (from 1) breaks the rules,
+    ``reason`` then being the engine's code for why, where it gave one.
+    """
+
+    def __init__(
+        self, message: str, *, code: str, move: int | None = None, reason: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.move = move
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A file format of an engine's own that its games are written in and read from,
+    beside the JSON game record every engine has.
+
+    ``write(record)`` turns a game record (the JSON record as a dict: engine, options,
+    players, names, moves) into the file's text; ``read(text, name_max)`` turns a file
+    back into such a record, names cut to ``name_max`` characters, and raises
+    ``UnreadableFile`` for a file it can't read. ``name`` is a lowercase word, unique
+    over the registered engines: the file is ``record.<name>`` and is read at
+    ``/records/<name>``. ``error_code`` is the stable code of a file that is none.
+    """
+
+    name: str
+    title: str
+    media_type: str
+    suffix: str
+    error_code: str
+    write: Callable[[Mapping[str, Any]], str] = field(repr=False)
+    read: Callable[[str, int], JSON] = field(repr=False)
+
+    def describe(self) -> JSON:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "media_type": self.media_type,
+            "suffix": self.suffix,
+        }
+
+
 @dataclass(frozen=True)
 class Bot(Generic[S]):
     """A named strategy: ``choose(state, seat, seed)`` returns a legal move of ``seat``.
@@ -83,6 +131,18 @@ class Engine(ABC, Generic[S]):
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()
+    # whether a seat may know what another may not (hands, a shuffled pile): a running
+    # game's moves then stay private, and a record must bring the seed that dealt it.
+    # Hidden unless the engine says otherwise: forgetting it can't leak a hand.
+    hidden_information: bool = True
+
+    def record_formats(self) -> tuple[RecordFormat, ...]:
+        """The file formats of this engine's own (``RecordFormat``); none by default."""
+        return ()
+
+    def record_format(self, name: str) -> RecordFormat | None:
+        """This engine's format called ``name``, or ``None``."""
+        return next((fmt for fmt in self.record_formats() if fmt.name == name), None)
 
     def normalize_options(self, players: int, options: Mapping[str, Any] | None) -> JSON:
         """Fill defaults and check every option; raise ``BadOptions`` on nonsense."""
@@ -129,6 +189,8 @@ class Engine(ABC, Generic[S]):
             "max_players": self.max_players,
             "options": [self._describe_option(opt) for opt in self.options],
             "bots": [{"name": bot.name, "title": bot.title} for bot in self.bots().values()],
+            "hidden_information": self.hidden_information,
+            "record_formats": [fmt.describe() for fmt in self.record_formats()],
         }
 
     def _describe_option(self, opt: Option) -> JSON:
@@ -191,7 +253,8 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def bots(self) -> Mapping[str, Bot[S]]:
-        """The bots this engine ships, by name; the first is the default."""
+        """The bots this engine ships, by name, strongest first: the first is the default
+        stand-in for a person who leaves or runs out of time (docs/architecture.md)."""
 
     def log_line(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> JSON:
         """A short public description of a move, for the room's log (never hidden facts)."""

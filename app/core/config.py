@@ -67,7 +67,9 @@ class Settings(BaseSettings):
         16_384, ge=1024, description=("Largest accepted HTTP request body (413 above).")
     )
     max_record_bytes: int = Field(
-        1_048_576, ge=1024, description="Largest game record or .blksgf file to import."
+        1_048_576,
+        ge=1024,
+        description="Largest game record (JSON, or a file of a game's own format) to import.",
     )
     max_ws_message_bytes: int = Field(
         8_192, ge=256, description=("Largest websocket message (closed with 1009 above).")

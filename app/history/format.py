@@ -179,7 +179,7 @@ def parse(text: str | bytes) -> Record:
 
 
 def from_json(value: Any) -> Record:
-    """A record from JSON already parsed (a ``.blksgf`` file read, a test's dict)."""
+    """A record from JSON already parsed (what a record format read from a file, a test's dict)."""
     try:
         return Record.model_validate(value)
     except ValidationError as exc:

@@ -38,8 +38,6 @@ from engines import get_engine
 from engines.base import BadOptions, IllegalMove
 
 FORMAT_VERSION = 1
-# engines with nothing hidden: their moves may be read while the game runs
-OPEN_ENGINES = frozenset({"blokus"})
 
 Event = tuple[str, dict[str, Any], dict[str, Any]]
 # the longest name by default (``NAME_MAX_CHARS``); the routes pass the setting
@@ -54,6 +52,12 @@ def seed_from(data: Mapping[str, Any]) -> str:
     return str(data.get("seed_from") or "record")
 
 
+def downloadable(engine_name: str, over: bool) -> bool:
+    """Whether a game's record may be had now: once it is over, or at any time for an
+    engine that hides nothing (a running game's moves would show no hidden fact)."""
+    return over or not get_engine(engine_name).hidden_information
+
+
 def imported_facts(data: Mapping[str, Any]) -> dict[str, Any]:
     """What a game's ``game_started`` says about an import, for the replay API and records."""
     if not data.get("imported"):
@@ -62,16 +66,17 @@ def imported_facts(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 async def export(replays: Replays, room_id: str, game_no: int) -> dict[str, Any]:
-    """The record of game ``game_no``; a running card game's moves stay private till the end."""
+    """The record of game ``game_no``; a running game with hidden information keeps its
+    moves private till the end."""
     entry = await replays.game(room_id, game_no)
     started = await replays.started(room_id, entry)
     data = started.data
-    if not entry.over and data["engine"] not in OPEN_ENGINES:
+    if not downloadable(data["engine"], entry.over):
         raise ApiError(
             409,
             "game_running",
-            "A card game's record can be downloaded once the game is over: "
-            "until then its moves would show hidden cards.",
+            "This game's record can be downloaded once the game is over: "
+            "until then its moves would show what only some players may know.",
         )
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -118,8 +123,11 @@ def check(record: Record, name_max: int) -> dict[str, Any]:
             names.append(display_name(raw, name_max))
         except ApiError as exc:
             raise _bad(f'Name {number} in "names": {exc.message}') from exc
-    if record.seed is None and engine.name not in OPEN_ENGINES:
-        raise _bad("A card game's record needs its seed to deal the same cards again.")
+    if record.seed is None and engine.hidden_information:
+        raise _bad(
+            f"A record of {engine.title} needs its seed: the game has hidden information, "
+            "dealt from the seed, and only the same seed deals it again."
+        )
     if (
         record.commitment is not None
         and record.seed is not None
@@ -203,11 +211,15 @@ def _snapshots(
 
 
 async def import_record(
-    rooms: Rooms, record: Record | Mapping[str, Any], name_max: int = NAME_MAX
+    rooms: Rooms,
+    record: Record | Mapping[str, Any],
+    name_max: int = NAME_MAX,
+    rules: RoomRules | None = None,
 ) -> tuple[RoomState, list[str]]:
     """A new room holding the record's game, replayed move by move; its seats' tokens.
 
-    The room, its seats, the game and every move are written in one transaction.
+    The room, its seats, the game and every move are written in one transaction; the
+    table's ``rules`` (time per move, stand-in) hold from the next move on.
     """
     if not isinstance(record, Record):
         try:
@@ -216,7 +228,8 @@ async def import_record(
             raise _bad(exc.message) from exc
     checked = check(record, name_max)
     given = checked["seed"]
-    # a Blokus record may come without a seed (Blokus has no chance): the server draws one
+    # a record of a game without hidden information may come without a seed: the
+    # server draws one
     seed = given if given is not None else secrets.randbits(63)
     played = replay_moves(checked, seed)
     engine = get_engine(checked["engine"])
@@ -228,7 +241,7 @@ async def import_record(
         name=names[0],
         seat=0,
         bots={},
-        rules=RoomRules(),
+        rules=rules or RoomRules(),
         imported=True,
     )
     events: list[Event] = [new.event]

@@ -72,8 +72,11 @@ def turn_seconds(state: RoomState) -> int | None:
 
 
 def stand_in_bot(state: RoomState) -> str:
-    """The bot that plays for an absent person: the engine's default one."""
-    return next(iter(state.engine.bots()))
+    """The bot that plays for an absent person: the one the host chose for the room, else
+    the engine's strongest (engines list their bots strongest first)."""
+    chosen = state.room.rules.get("stand_in")
+    bots = state.engine.bots()
+    return chosen if isinstance(chosen, str) and chosen in bots else next(iter(bots))
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ class RoomRules:
     # time per move (None: no limit) and what happens when it runs out (see app/play/deadlines.py)
     turn_seconds: int | None = None
     on_timeout: str = "bot_move"
+    # the bot that plays for a person who leaves or runs out of time (None: the strongest)
+    stand_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -341,6 +343,12 @@ class Rooms:
                 raise ApiError(
                     400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(known_bots)}."
                 )
+        if rules.stand_in is not None and rules.stand_in not in known_bots:
+            raise ApiError(
+                400,
+                "unknown_bot",
+                f"Unknown bot {rules.stand_in!r}; known: {', '.join(known_bots)}.",
+            )
         room = RoomRecord(
             id=new_room_id(),
             game=game,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from app.core.text import check_json
+from engines import ENGINES
 
 # the largest seq (or count) the database's integer columns hold
 MAX_SEQ = 2**31 - 1
@@ -21,8 +22,40 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CreateRoom(Strict):
-    game: Text = Field(description="Engine name, as listed by GET /api/games.", examples=["blokus"])
+class TimeRules(Strict):
+    """How a table deals with time and absence: chosen when it is made, or imported."""
+
+    turn_seconds: Literal[3600, 43200, 86400, 259200, 604800] | None = Field(
+        None, description="Time per move in seconds (1 h, 12 h, 1, 3 or 7 days); null: no limit."
+    )
+    on_timeout: Literal["bot_move", "bot_seat"] = Field(
+        "bot_move",
+        description="When time is up: a bot plays that one move (bot_move), "
+        "or takes the seat until its person comes back (bot_seat).",
+    )
+    stand_in: Text | None = Field(
+        None,
+        description="The bot that plays for a person who leaves or runs out of time; "
+        "null: the game's strongest (the first GET /api/games lists).",
+        examples=["strong"],
+    )
+
+
+class ImportRules(TimeRules):
+    """The same, as the query of an import: there every value comes as text."""
+
+    @field_validator("turn_seconds", mode="before")
+    @classmethod
+    def _seconds(cls, value: object) -> object:
+        return (
+            int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else value
+        )
+
+
+class CreateRoom(TimeRules):
+    game: Text = Field(
+        description="Engine name, as listed by GET /api/games.", examples=list(ENGINES)[:1]
+    )
     players: int = Field(ge=1, le=16, examples=[4])
     options: Json = Field(default_factory=dict, examples=[{"free_corners": False}])
     name: str = Field(description="The creator's display name.", examples=["Anna"])
@@ -37,14 +70,6 @@ class CreateRoom(Strict):
         False, description="Any seated player may start, not only the creator."
     )
     shuffle_seats: bool = Field(False, description="Shuffle who sits where when a game starts.")
-    turn_seconds: Literal[3600, 43200, 86400, 259200, 604800] | None = Field(
-        None, description="Time per move in seconds (1 h, 12 h, 1, 3 or 7 days); null: no limit."
-    )
-    on_timeout: Literal["bot_move", "bot_seat"] = Field(
-        "bot_move",
-        description="When time is up: a bot plays that one move (bot_move), "
-        "or takes the seat until its person comes back (bot_seat).",
-    )
 
 
 class ClaimSeat(Strict):
@@ -58,7 +83,15 @@ class SetBot(Strict):
 
 
 class HandOver(Strict):
-    bot: str | None = Field(None, description="The bot to play the seat; null: the default one.")
+    bot: Text | None = Field(
+        None, description="The bot to play the seat; null: the room's stand-in bot."
+    )
+
+
+class Leave(Strict):
+    bot: Text | None = Field(
+        None, description="The bot to play for you; null: the room's stand-in bot."
+    )
 
 
 class HandHost(Strict):

@@ -84,12 +84,14 @@ class Seats:
 
         return await self.rooms.change(room_id, plan)
 
-    async def leave(self, room_id: str, token: str | None) -> RoomState:
-        """The caller leaves the running game; a bot plays for them until they come back."""
+    async def leave(self, room_id: str, token: str | None, bot: str | None = None) -> RoomState:
+        """The caller leaves the running game; a bot (theirs to choose, else the room's
+        stand-in) plays for them until they come back."""
         state = await self.rooms.load(room_id)
         seat = seat_in(state, token)
         if seat is None:
             raise ApiError(401, "no_token", "Only a seated player can leave.")
+        chosen = _bot(state, bot)
 
         def check(state: RoomState) -> None:
             _playing(state)
@@ -99,7 +101,7 @@ class Seats:
             public = {
                 "seat": seat,
                 "name": state.seats[seat].name,
-                "bot": stand_in_bot(state),
+                "bot": chosen,
                 "reason": "left",
                 "once": False,
             }

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -24,9 +24,17 @@ from app.web.metrics import Metrics, SocketCounter
 from app.web.metrics import router as metrics_router
 from app.web.rooms import router
 from app.web.seats import router as seats_router
+from app.web.shell import worker_script
 from app.web.site import router as site_router
+from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def _titles() -> str:
+    """The games on offer, as a sentence names them ("A, B and C")."""
+    titles = [engine.title for engine in ENGINES.values()]
+    return ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1]
 
 
 def build_app(
@@ -46,7 +54,7 @@ def build_app(
 
     app = FastAPI(
         title="Spieltisch",
-        summary="Play M, Mensch ärgere Dich nicht: Das Kartenspiel and Blokus with friends, by link.",
+        summary=f"Play {_titles()} with friends, by link.",
         version="0.1.0",
         lifespan=lifespan,
         # every API route with a room in its path checks the id first (app/web/deps.py)
@@ -111,12 +119,20 @@ def _static(app: FastAPI) -> None:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    # both answer from the root, so that the worker's scope is the whole site (push,
+    # and the offline shell, whose list app/web/shell.py writes into it) and the
+    # manifest's too; browsers check both again on every load (no-cache)
+    worker = worker_script(STATIC)
+
     @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> FileResponse:
-        # served from the root so that its scope can cover /r/ (turn alerts by push)
+    async def service_worker() -> Response:
+        return Response(worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def web_app_manifest() -> FileResponse:
         return FileResponse(
-            STATIC / "sw.js",
-            media_type="text/javascript",
+            STATIC / "manifest.webmanifest",
+            media_type="application/manifest+json",
             headers={"Cache-Control": "no-cache"},
         )
 

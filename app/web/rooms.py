@@ -78,6 +78,7 @@ async def create_room(body: CreateRoom, request: Request, svc: Svc) -> CreatedRo
             shuffle_seats=body.shuffle_seats,
             turn_seconds=body.turn_seconds,
             on_timeout=body.on_timeout,
+            stand_in=body.stand_in,
         ),
     )
     base = svc.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")

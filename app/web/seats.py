@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from app.play.access import seat_in
 from app.play.deadlines import turn_seconds, with_clocks
-from app.play.schemas import HandHost, HandOver
+from app.play.schemas import HandHost, HandOver, Leave
 from app.play.views import room_info
 from app.web.deps import ERRORS, RoomId, Svc, Token, room_message, state_message
 
@@ -17,8 +17,8 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.post("/rooms/{room}/leave", summary="Leave the running game; a bot plays for you")
-async def leave(room: str, svc: Svc, token: Token) -> dict[str, Any]:
-    state = await svc.seats.leave(room, token)
+async def leave(room: str, svc: Svc, token: Token, body: Leave | None = None) -> dict[str, Any]:
+    state = await svc.seats.leave(room, token, body.bot if body else None)
     return await state_message(svc, state, seat_in(state, token))
 
 

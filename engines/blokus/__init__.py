@@ -15,7 +15,7 @@ from functools import cache
 from itertools import groupby
 from typing import Any
 
-from engines.base import JSON, BadOptions, Bot, Engine, Option
+from engines.base import JSON, BadOptions, Bot, Engine, Option, RecordFormat
 from engines.blokus import bots, rules, view
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS, State
@@ -73,6 +73,7 @@ class BlokusEngine(Engine[State]):
     version = "1"
     min_players = 2
     max_players = 4
+    hidden_information = False  # every piece on the board and in every supply is seen
     options = (
         Option(
             "variant",
@@ -88,6 +89,12 @@ class BlokusEngine(Engine[State]):
             description="A colour's first piece may cover any start point nobody has covered.",
         ),
     )
+
+    def record_formats(self) -> tuple[RecordFormat, ...]:
+        """Pentobi's ``.blksgf`` (``engines.blokus.sgf``)."""
+        from engines.blokus import sgf
+
+        return (sgf.FORMAT,)
 
     def player_counts(self, options: Mapping[str, Any] | None = None) -> list[int]:
         """Duo is for exactly two players; classic for two, three or four."""

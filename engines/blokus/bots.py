@@ -101,6 +101,6 @@ def _choose_strong(state: State, seat: int, seed: int) -> JSON:
 
 
 BOTS: dict[str, Bot[State]] = {
-    "random": Bot("random", "Random", _choose_random),
     "strong": Bot("strong", "Greedy", _choose_strong),
+    "random": Bot("random", "Random", _choose_random),
 }

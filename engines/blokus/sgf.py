@@ -20,10 +20,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines import get_engine
+from engines.base import RecordFormat, UnreadableFile
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS
 
 MEDIA_TYPE = "application/x-blokus-sgf"
+BAD_SGF = "bad_sgf"
 GAMES = {
     ("classic", 4): "Blokus",
     ("classic", 2): "Blokus Two-Player",
@@ -40,19 +42,15 @@ MAX_PROP_NAME = 32
 PIECE_MAX = 5
 
 
-class SgfError(ValueError):
+class SgfError(UnreadableFile):
     """A file that can't be read as a game: ``code`` is ``bad_sgf`` for one that is no
     ``.blksgf`` file, ``illegal_move`` for one whose move ``move`` breaks the rules
     (``reason`` as the engine gave it); ``message`` says so for a person."""
 
     def __init__(
-        self, message: str, code: str = "bad_sgf", move: int | None = None, reason: str = ""
+        self, message: str, code: str = BAD_SGF, move: int | None = None, reason: str = ""
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.move = move
-        self.reason = reason
+        super().__init__(message, code=code, move=move, reason=reason)
 
 
 def _bad(message: str) -> SgfError:
@@ -260,3 +258,14 @@ def read(text: str, name_max: int = 40) -> dict[str, Any]:
         "moves": moves,
         "result": None,
     }
+
+
+FORMAT = RecordFormat(
+    name="blksgf",
+    title="Pentobi file (.blksgf)",
+    media_type=MEDIA_TYPE,
+    suffix=".blksgf",
+    error_code=BAD_SGF,
+    write=write,
+    read=read,
+)

@@ -25,6 +25,7 @@ class MEngine(Engine[State]):
     version = "2"  # 2: a jammed table ends the game; a ten-round guard, not two
     min_players = 2
     max_players = 6
+    hidden_information = True  # the hands and the shuffled pile
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         self.normalize_options(players, options)

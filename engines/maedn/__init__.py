@@ -22,6 +22,7 @@ class MaednEngine(Engine[State]):
     version = "2"  # 2: the winning move ends the game without drawing back
     min_players = 2
     max_players = 4
+    hidden_information = True  # the hands and the shuffled pile
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         self.normalize_options(players, options)

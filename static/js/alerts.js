@@ -39,6 +39,25 @@ export function pushSupported() {
   return "serviceWorker" in navigator && typeof PushManager !== "undefined" && typeof Notification !== "undefined";
 }
 
+/**
+ * Why this browser can't subscribe, in words to show: on an iPhone or iPad, Safari
+ * has no `PushManager` outside a web app added to the Home Screen, so the way there
+ * is what helps; anywhere else push is simply missing. Pure.
+ * @param {{userAgent: string, maxTouchPoints: number, standalone: boolean}} device
+ * @returns {"alerts.push_home_screen"|"alerts.push_unsupported"}
+ */
+export function pushMissingReason(device) {
+  // iPadOS asks for desktop pages and names itself a Mac; only its touch screen tells
+  const apple = /\b(iPhone|iPad|iPod)\b/.test(device.userAgent) || (/\bMacintosh\b/.test(device.userAgent) && device.maxTouchPoints > 1);
+  return apple && !device.standalone ? "alerts.push_home_screen" : "alerts.push_unsupported";
+}
+
+/** This page's device, for `pushMissingReason`. */
+function thisDevice() {
+  const standalone = /** @type {{standalone?: boolean}} */ (navigator).standalone === true || matchMedia("(display-mode: standalone)").matches;
+  return { userAgent: navigator.userAgent, maxTouchPoints: navigator.maxTouchPoints ?? 0, standalone };
+}
+
 export class AlertsPanel {
   /**
    * @param {string} roomId
@@ -109,7 +128,7 @@ export class AlertsPanel {
     if (!pushSupported()) throw new Error(t("alerts.push_unsupported"));
     const permission = await Notification.requestPermission();
     if (permission !== "granted") throw new Error(t("turn.notify_denied"));
-    const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/r/" });
+    const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     const ready = await navigator.serviceWorker.ready;
     const manager = (ready ?? registration).pushManager;
     const { key } = await request("GET", `${this.base}/vapid-key`);
@@ -176,7 +195,7 @@ export class AlertsPanel {
             },
             onHere ? t("alerts.push_disable") : t("alerts.push_enable"),
           )
-        : h("p", { class: "small" }, t("alerts.push_unsupported")),
+        : h("p", { class: "small", id: "alerts-push-missing" }, t(pushMissingReason(thisDevice()))),
       this.kinds("push", s.kinds?.push),
     );
     const address = h("input", {

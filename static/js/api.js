@@ -38,6 +38,7 @@
  * @property {boolean} [shuffle_seats]
  * @property {number|null} [turn_seconds]  time per move; null: no limit
  * @property {"bot_move"|"bot_seat"} [on_timeout]
+ * @property {string|null} [stand_in]  the bot that plays for whoever is away; null: the strongest
  */
 
 export class ApiError extends Error {
@@ -96,6 +97,20 @@ const room = (/** @type {string} */ id) => `/api/rooms/${encodeURIComponent(id)}
 /** @returns {Promise<GameInfo[]>} */
 export const games = () => request("GET", "/api/games");
 
+/** @type {Promise<GameInfo[]>|null} */
+let gamesOnce = null;
+/**
+ * The engines' list, asked once a page (a failed ask is asked again next time).
+ * @returns {Promise<GameInfo[]>}
+ */
+export function gameList() {
+  gamesOnce ??= games().catch((err) => {
+    gamesOnce = null;
+    throw err;
+  });
+  return gamesOnce;
+}
+
 /** @returns {Promise<{public_url: string|null}>} the address share links use (null: this page's) */
 export const siteConfig = () => request("GET", "/api/config");
 
@@ -136,14 +151,14 @@ export const playMove = (id, token, seq, move) =>
 /** @param {string} id @param {string|null} token @param {string} text */
 export const chat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
 
-/** @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
-export const leaveGame = (id, token) => request("POST", `${room(id)}/leave`, { token });
+/** @param {string} id @param {string|null} token @param {string|null} [bot] the bot to play for you; null: the room's stand-in @returns {Promise<StateMessage>} */
+export const leaveGame = (id, token, bot = null) => request("POST", `${room(id)}/leave`, { token, body: { bot } });
 
 /** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<StateMessage>} */
 export const takeBack = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/take-back`, { token });
 
-/** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
-export const handOver = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: {} });
+/** @param {string} id @param {number} seat @param {string|null} token @param {string|null} [bot] null: the room's stand-in @returns {Promise<RoomInfo>} */
+export const handOver = (id, seat, token, bot = null) => request("POST", `${room(id)}/seats/${seat}/hand-over`, { token, body: { bot } });
 
 /** The host makes the person in `seat` host. @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
 export const makeHost = (id, seat, token) => request("POST", `${room(id)}/host`, { token, body: { seat } });

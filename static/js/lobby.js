@@ -7,9 +7,12 @@
 import * as api from "./api.js";
 import { byId, h } from "./dom.js";
 import { bindLanguageSelect, initLanguage, onLanguageChange, t } from "./i18n.js";
-import { renderMyGames } from "./mygames.js";
+import { mergeSeats, renderCarry, seatsFromHash, hashWithoutSeats } from "./devicelink.js";
+import { keepMyGamesLive, renderMyGames } from "./mygames.js";
+import { startOfflineShell } from "./offline.js";
 import { botLabel } from "./room/names.js";
-import { toastError } from "./toast.js";
+import { copyText } from "./room/share.js";
+import { toast, toastError } from "./toast.js";
 import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
 import { pref, seatStore } from "./tokens.js";
 
@@ -18,6 +21,7 @@ import { pref, seatStore } from "./tokens.js";
 
 initLanguage();
 bindLanguageSelect(byId("lang"));
+startOfflineShell();
 
 const store = seatStore();
 const form = /** @type {HTMLFormElement} */ (byId("create-form"));
@@ -25,6 +29,7 @@ const nameInput = /** @type {HTMLInputElement} */ (byId("your-name"));
 const createBtn = /** @type {HTMLButtonElement} */ (byId("create-btn"));
 const turnTime = /** @type {HTMLSelectElement} */ (byId("turn-time"));
 const onTimeout = /** @type {HTMLSelectElement} */ (byId("on-timeout"));
+const standIn = /** @type {HTMLSelectElement} */ (byId("stand-in"));
 nameInput.value = pref("name") ?? "";
 
 /** @type {GameInfo[]} */
@@ -204,8 +209,18 @@ function renderTurnTime() {
 }
 turnTime.addEventListener("change", renderTurnTime);
 
+/** The bot that plays for whoever is away: the game's bots, its strongest (the first) preselected. */
+function renderStandIn() {
+  const info = games.find((g) => g.name === choice.game);
+  if (!info) return;
+  const chosen = standIn.value;
+  standIn.replaceChildren(...info.bots.map((b) => h("option", { value: b.name }, botLabel(b.name, t))));
+  standIn.value = info.bots.some((b) => b.name === chosen) ? chosen : (info.bots[0]?.name ?? "");
+}
+
 function render() {
   renderTurnTime();
+  renderStandIn();
   renderGames();
   renderPlayers();
   renderOptions();
@@ -237,6 +252,7 @@ form.addEventListener("submit", async (e) => {
       shuffle_seats: /** @type {HTMLInputElement} */ (byId("shuffle-seats")).checked,
       turn_seconds: turnTime.value ? Number(turnTime.value) : null,
       on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
+      stand_in: standIn.value || null,
     });
     pref("name", name);
     store.set(created.room, { token: created.token, seat: created.seat, name, game: choice.game });
@@ -259,9 +275,31 @@ async function init() {
 
 onLanguageChange(() => {
   render();
-  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);
+  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
 });
 
 renderTurnTime();
+const carry = /** @type {HTMLDetailsElement} */ (byId("carry"));
+const showCarry = () => renderCarry(carry, byId("carry-box"), store, t, copyText, (text, kind) => toast(text, { kind, timeout: 2500 }));
+carry.addEventListener("toggle", showCarry);
+
+/** Seats carried over from another device (`/#tables=…`): merged, and the fragment dropped. */
+function takeCarried() {
+  const carried = seatsFromHash(location.hash);
+  if (!carried) return false;
+  history.replaceState(history.state, "", location.pathname + location.search + hashWithoutSeats(location.hash));
+  const { added, kept } = mergeSeats(store, carried);
+  if (added) toast(t("carry.merged", { n: added }), { kind: "success" });
+  if (kept) toast(t("carry.kept", { n: kept }));
+  if (!added && !kept) toast(t("carry.none"));
+  return true;
+}
+takeCarried();
+// the link opened in a tab that already shows this page: only the fragment changes
+window.addEventListener("hashchange", () => {
+  if (takeCarried()) void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+});
+
 void init();
-void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store);
+void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+keepMyGamesLive(byId("my-games-list"), byId("my-games-empty"), store, showCarry);

@@ -25,7 +25,7 @@
  * @property {string} title
  * @property {number} players
  * @property {Record<string, unknown>} options
- * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean, turn_seconds?: number|null, on_timeout?: string}} rules
+ * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean, turn_seconds?: number|null, on_timeout?: string, stand_in?: string|null}} rules
  * @property {number} creator_seat  the seat the room was opened from (a shuffle never moves it)
  * @property {number|null} host_seat  the seat the host sits in now: host controls follow this
  * @property {"lobby"|"playing"|"finished"} status

@@ -1,9 +1,13 @@
 // @ts-check
-/** "Your tables" on the start page: the rooms this browser holds seats in, and whose turn it is. */
+/**
+ * "Your tables" on the start page: the rooms this browser holds seats in, and whose
+ * turn it is; without a network, the last state this browser kept of each (offline).
+ */
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { lastStates } from "./laststate.js";
 import { seatNames } from "./room/names.js";
 import { formatLeft, orderTables } from "./timeleft.js";
 
@@ -51,68 +55,111 @@ export function tableTimeLeft(state, kind) {
   return known.length ? Math.min(...known) : null;
 }
 
+/** the newest render of each list: an older one that finishes late leaves it alone */
+const renders = new WeakMap();
+
 /**
  * @param {HTMLElement} list
  * @param {HTMLElement} empty
  * @param {SeatStore} store
+ * @param {{quiet?: boolean}} [how]  quiet: a refresh, shown once every table answered
+ *   (no "Looking…" flashing over what is on the screen)
  */
-export async function renderMyGames(list, empty, store) {
+export async function renderMyGames(list, empty, store, { quiet = false } = {}) {
+  const generation = (renders.get(list) ?? 0) + 1;
+  renders.set(list, generation);
+  const kept = lastStates();
   const entries = store.list().slice(0, 30);
   empty.hidden = entries.length > 0;
   /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}[]} */
   const rows = [];
   /** @type {Promise<void>[]} */
   const loading = [];
-  list.replaceChildren(
-    ...entries.map((entry, order) => {
-      const status = h("span", { class: "mg-status muted" }, t("mygames.loading"));
-      const forget = h(
-        "button",
-        {
-          type: "button",
-          class: "btn btn-ghost btn-small",
-          "aria-label": t("mygames.forget_label"),
-          title: t("mygames.forget_label"),
-          on: {
-            click: () => {
-              if (!confirm(t("mygames.forget_confirm"))) return;
-              store.remove(entry.room);
-              void renderMyGames(list, empty, store);
-            },
+  const items = entries.map((entry, order) => {
+    const status = h("span", { class: "mg-status muted" }, t("mygames.loading"));
+    const forget = h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-ghost btn-small",
+        "aria-label": t("mygames.forget_label"),
+        title: t("mygames.forget_label"),
+        on: {
+          click: () => {
+            if (!confirm(t("mygames.forget_confirm"))) return;
+            store.remove(entry.room);
+            kept.remove(entry.room);
+            void renderMyGames(list, empty, store);
           },
         },
-        t("mygames.forget"),
-      );
-      const title = h("span", { class: "mg-title" }, t(`game.${entry.game}.title`) === `game.${entry.game}.title` ? entry.game ?? "?" : t(`game.${entry.game}.title`));
-      const who = h("span", { class: "mg-players muted small" }, "");
-      const link = h("a", { class: "mg-link", href: `/r/${encodeURIComponent(entry.room)}` }, title, who, status);
-      const item = h("li", { class: "mg-item", dataset: { room: entry.room } }, link, forget);
-      /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}} */
-      const row = { item, kind: "error", left: null, order };
-      rows.push(row);
-      const load = api
-        .roomState(entry.room, entry.token)
-        .then((state) => {
-          const summary = roomSummary(state, t);
-          const left = tableTimeLeft(state, summary.kind);
-          Object.assign(row, { kind: summary.kind, left });
-          status.textContent = left == null ? summary.text : t("mygames.time_left", { status: summary.text, left: formatLeft(left, t) });
-          if (left != null) item.dataset.left = String(left);
-          status.className = `mg-status mg-${summary.kind}`;
-          item.classList.add(`mg-item-${summary.kind}`);
-          title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
-          who.textContent = seatNames(state.room.seats, t).join(" · ");
-          if (state.you != null && state.you !== entry.seat) store.set(entry.room, { token: entry.token, seat: state.you });
-        })
-        .catch((/** @type {any} */ err) => {
-          status.textContent = err?.status === 404 ? t("mygames.gone") : err?.status === 401 ? t("mygames.bad_token") : t("mygames.unreachable");
-          status.className = "mg-status mg-error";
-        });
-      loading.push(load);
-      return item;
-    }),
-  );
+      },
+      t("mygames.forget"),
+    );
+    const title = h("span", { class: "mg-title" }, t(`game.${entry.game}.title`) === `game.${entry.game}.title` ? entry.game ?? "?" : t(`game.${entry.game}.title`));
+    const who = h("span", { class: "mg-players muted small" }, "");
+    const link = h("a", { class: "mg-link", href: `/r/${encodeURIComponent(entry.room)}` }, title, who, status);
+    const item = h("li", { class: "mg-item", dataset: { room: entry.room } }, link, forget);
+    /** @type {{item: HTMLElement, kind: string, left: number|null, order: number}} */
+    const row = { item, kind: "error", left: null, order };
+    rows.push(row);
+    /** @param {StateMessage} state @param {boolean} offline  the state is the one kept here */
+    const show = (state, offline) => {
+      const summary = roomSummary(state, t);
+      // a kept state's clock stopped when it was kept: its time left would mislead
+      const left = offline ? null : tableTimeLeft(state, summary.kind);
+      Object.assign(row, { kind: summary.kind, left });
+      const text = left == null ? summary.text : t("mygames.time_left", { status: summary.text, left: formatLeft(left, t) });
+      status.textContent = offline ? t("mygames.offline", { status: text }) : text;
+      if (left != null) item.dataset.left = String(left);
+      status.className = `mg-status mg-${summary.kind}`;
+      item.classList.add(`mg-item-${summary.kind}`);
+      item.classList.toggle("mg-item-offline", offline);
+      title.textContent = t(`game.${state.room.game}.title`) === `game.${state.room.game}.title` ? state.room.title : t(`game.${state.room.game}.title`);
+      who.textContent = seatNames(state.room.seats, t).join(" · ");
+    };
+    const load = api
+      .roomState(entry.room, entry.token)
+      .then((state) => {
+        show(state, false);
+        if (state.you != null && state.you !== entry.seat) store.set(entry.room, { token: entry.token, seat: state.you });
+      })
+      .catch((/** @type {any} */ err) => {
+        const last = err?.status === 0 ? kept.get(entry.room) : null;
+        if (last) {
+          show(last, true);
+          return;
+        }
+        status.textContent = err?.status === 404 ? t("mygames.gone") : err?.status === 401 ? t("mygames.bad_token") : t("mygames.unreachable");
+        status.className = "mg-status mg-error";
+      });
+    loading.push(load);
+    return item;
+  });
+  if (!quiet) list.replaceChildren(...items);
   await Promise.all(loading);
   // your turn first, the most urgent first; a list re-rendered meanwhile is left alone
-  if (rows.every((r) => r.item.parentElement === list)) list.replaceChildren(...orderTables(rows).map((r) => r.item));
+  if (renders.get(list) === generation) list.replaceChildren(...orderTables(rows).map((r) => r.item));
+}
+
+/**
+ * Keep "Your tables" current while the page is open: every `every` ms while it is in
+ * view, at once when it comes back into view, and when another tab of this browser
+ * takes or forgets a seat.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} empty
+ * @param {SeatStore} store
+ * @param {() => void} [after]  called after each refresh (the page's other boxes)
+ * @param {number} [every]
+ */
+export function keepMyGamesLive(list, empty, store, after = () => {}, every = 30_000) {
+  const refresh = () => void renderMyGames(list, empty, store, { quiet: true }).then(after);
+  setInterval(() => {
+    if (document.visibilityState === "visible") refresh();
+  }, every);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refresh();
+  });
+  window.addEventListener("storage", (event) => {
+    if (event.key === null || event.key === "spieltisch.rooms") refresh();
+  });
 }

@@ -6,8 +6,9 @@
  * lists the moves, offers the downloads and checks the deal's commitment.
  */
 
-import { request } from "./api.js";
+import { gameList, request } from "./api.js";
 import { byId, h } from "./dom.js";
+import { downloads } from "./formats.js";
 import { addStrings, bindLanguageSelect, initLanguage, lang, onLanguageChange, t } from "./i18n.js";
 import { toast, toastError } from "./toast.js";
 import { seatStore } from "./tokens.js";
@@ -56,6 +57,8 @@ let info = null;
 let game = null;
 /** @type {{update: (state: any) => void, destroy: () => void}|null} */
 let renderer = null;
+/** @type {import("./formats.js").EngineFacts[]} the engines' facts (their file formats) */
+let engines = [];
 let step = 0;
 /** @type {number|null} */
 let seenAs = null;
@@ -140,10 +143,10 @@ function renderDownloads() {
     el.downloads.replaceChildren(h("p", { class: "muted small" }, t("replay.download_later")));
     return;
   }
-  const links = [h("a", { href: `${base}/record`, download: "", class: "btn btn-small", id: "download-json" }, t("replay.download_json"))];
-  if (info.engine === "blokus") {
-    links.push(" ", h("a", { href: `${base}/record.blksgf`, download: "", class: "btn btn-small", id: "download-sgf" }, t("replay.download_sgf")));
-  }
+  const links = downloads(engines, info.engine, base, t).flatMap((link, i) => [
+    i ? " " : "",
+    h("a", { href: link.href, download: "", class: "btn btn-small", id: link.id }, link.label),
+  ]);
   el.downloads.replaceChildren(...links);
 }
 
@@ -279,6 +282,11 @@ async function main() {
     el.goneText.textContent = t("replay.no_game");
     toastError(err);
     return;
+  }
+  try {
+    engines = await gameList();
+  } catch {
+    // offline: the JSON record is offered, an engine's own formats once the list comes
   }
   game = await import(`./games/${encodeURIComponent(info.engine)}.js`);
   const css = `/static/css/games/${encodeURIComponent(info.engine)}.css`;

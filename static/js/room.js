@@ -20,7 +20,7 @@ import { UnreadChat, titleWithUnread, watchChat } from "./room/unread.js";
 import { renderReplayExtras } from "./room/extras.js";
 import { SinceBoard } from "./room/sinceboard.js";
 import { describeEvent } from "./room/log.js";
-import { seatNames } from "./room/names.js";
+import { botLabel, seatNames } from "./room/names.js";
 import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
 import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
@@ -28,9 +28,11 @@ import { renderShare } from "./room/share.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
-import { confirmDialog } from "./room/confirm.js";
+import { confirmChoice, confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
 import { keepFocus } from "./games/sending.js";
+import { lastStates } from "./laststate.js";
+import { startOfflineShell } from "./offline.js";
 
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").RoomEvent} RoomEvent */
@@ -50,9 +52,11 @@ import { keepFocus } from "./games/sending.js";
 
 initLanguage();
 bindLanguageSelect(byId("lang"));
+startOfflineShell();
 
 const roomId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() ?? "");
 const seats = seatStore();
+const kept = lastStates();
 
 // a resume link: try its token, take it out of the address bar (and so out of history);
 // it replaces the stored token only once the server accepts it (see resume.js)
@@ -82,6 +86,8 @@ let games = [];
 let queue = Promise.resolve();
 /** @type {string|null} the server's PUBLIC_URL: share and resume links use it when set */
 let publicUrl = null;
+/** the state shown is the one this browser kept, not yet one from the server (offline) */
+let offline = false;
 
 const el = {
   title: byId("room-title"),
@@ -105,6 +111,7 @@ const el = {
   chatInput: /** @type {HTMLInputElement} */ (byId("chat-input")),
   chatNote: byId("chat-note"),
   imported: byId("imported-note"),
+  offline: byId("offline-note"),
 };
 const announcer = new Announcer(byId("announce"));
 
@@ -146,7 +153,10 @@ const socket = new RoomSocket(roomId, token, {
   onError: (msg) => toastError(msg),
   onBadToken: () => {
     const next = refused(choice);
-    if (next.forget) seats.remove(roomId);
+    if (next.forget) {
+      seats.remove(roomId);
+      kept.remove(roomId);
+    }
     choice = next.choice;
     token = choice.token;
     toast(t(next.message), { kind: "error" });
@@ -166,12 +176,17 @@ const socket = new RoomSocket(roomId, token, {
 
 /** @param {import("./net.js").Status} status @param {string} [reason] */
 function showConnection(status, reason) {
+  if (status === "reconnecting") showKept();
   el.conn.className = `conn conn-${status}`;
   const text = /** @type {HTMLElement} */ (el.conn.querySelector(".conn-text"));
   text.textContent = t(`net.${status}`);
   el.conn.title = reason ? t(reason) : "";
   el.conn.dataset.status = status;
   if (status === "gone") {
+    // the table is no more: nothing kept of it is worth showing again
+    kept.remove(roomId);
+    offline = false;
+    el.offline.hidden = true;
     el.gone.hidden = false;
     el.lobby.hidden = true;
     el.result.hidden = true;
@@ -198,14 +213,37 @@ async function loadGame(name) {
   }
 }
 
+/**
+ * No server to be heard (offline, or it does not answer): show the last state this
+ * browser kept of its seat here, marked as offline, until the socket brings a fresh one.
+ */
+function showKept() {
+  if (current) return;
+  const msg = kept.get(roomId);
+  if (!msg) return;
+  queue = queue
+    .then(async () => {
+      if (current) return;
+      await loadGame(msg.room.game);
+      if (current) return;
+      events = mergeEvents(events, msg.events);
+      current = msg;
+      offline = true;
+      render();
+    })
+    .catch((err) => console.error(err));
+}
+
 /** @param {StateMessage} msg */
 async function receive(msg) {
   events = mergeEvents(events, msg.events);
   await loadGame(msg.room.game);
   current = msg;
+  offline = false;
   if (msg.you != null && token && token === choice.token) {
     if (choice.trial) choice = accepted(choice);
     seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+    kept.save(roomId, msg, events);
   }
   render();
 }
@@ -235,6 +273,8 @@ function render() {
   // made from a game record: whoever imported it chose its moves and its shuffle
   el.imported.hidden = !room.imported;
   el.imported.textContent = room.imported ? t(room.game_imported ? "room.imported_game" : "room.imported_table") : "";
+  el.offline.hidden = !offline;
+  el.offline.textContent = offline ? t("offline.room") : "";
   renderSeatList();
   renderClaimForm(el.seatForm, claiming, {
     t,
@@ -326,11 +366,25 @@ function renderSeatList() {
   });
 }
 
+/**
+ * The bots a person may pick to play a seat, the room's stand-in chosen first.
+ * @param {string} label
+ * @returns {import("./room/confirm.js").Choice}
+ */
+function botChoice(label) {
+  const room = current?.room;
+  const bots = games.find((g) => g.name === room?.game)?.bots ?? [];
+  const chosen = room?.rules?.stand_in;
+  const value = typeof chosen === "string" && bots.some((b) => b.name === chosen) ? chosen : (bots[0]?.name ?? "");
+  return { label, value, options: bots.map((b) => ({ value: b.name, label: botLabel(b.name, t) })) };
+}
+
 async function leave() {
-  const ok = await confirmDialog({ title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") });
-  if (!ok) return;
+  const words = { title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") };
+  const bot = await confirmChoice(words, botChoice(t("seat.stand_in_choice")));
+  if (bot === null) return;
   try {
-    adopt(await api.leaveGame(roomId, token));
+    adopt(await api.leaveGame(roomId, token, bot || null));
     toast(t("seat.left"), { kind: "success", timeout: 2500 });
   } catch (err) {
     toastError(err);
@@ -350,15 +404,16 @@ async function takeBack(seat) {
 /** @param {number} seat */
 async function handOver(seat) {
   const name = names()[seat] ?? "";
-  const ok = await confirmDialog({
+  const words = {
     title: t("seat.hand_over_title", { name }),
     text: t("seat.hand_over_text", { name }),
     confirm: t("seat.hand_over_confirm"),
     cancel: t("common.cancel"),
-  });
-  if (!ok) return;
+  };
+  const bot = await confirmChoice(words, botChoice(t("seat.hand_over_choice", { name })));
+  if (bot === null) return;
   try {
-    await api.handOver(roomId, seat, token);
+    await api.handOver(roomId, seat, token, bot || null);
   } catch (err) {
     toastError(err);
   }
@@ -556,9 +611,10 @@ onLanguageChange(() => {
 });
 
 showConnection("connecting");
+if (navigator.onLine === false) showKept();
 renderSoundButton();
 api
-  .games()
+  .gameList()
   .then((list) => {
     games = list;
     renderSeatList();

@@ -38,9 +38,9 @@ def from_golden(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def bot_record(game: str, players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
-    """A whole game played by the engine's first bot in every seat, as a record."""
+    """A whole game played by the engine's random bot in every seat, as a record."""
     engine = get_engine(game)
-    bot = next(iter(engine.bots().values()))
+    bot = engine.bots()["random"]
     state = engine.new_game(players, seed, options)
     moves = []
     while acting := engine.to_act(state):

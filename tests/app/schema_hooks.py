@@ -49,6 +49,7 @@ HOSTILE_PATH: dict[str, list[Any]] = {
     "game_no": [0, -1, 2**63, 10**30],
     "step": [-1, 2**63, 10**30],
     "seat": [-1, 2**63, 10**30],
+    "format": ["\x00", "bogus", "verify", "x" * 65, "a.b"],
 }
 # query values: the same, as text (a URL can't carry a lone surrogate)
 HOSTILE_QUERY = ["\x00", "ab\x00cd", str(2**63), "-1", "9" * 400, "x" * 5000, ""]
@@ -83,11 +84,11 @@ RECORD = {
 READ_BY_THEMSELVES = {
     "/api/records": ("application/json", RECORD),
     "/api/records/verify": ("application/json", RECORD),
-    "/api/records/blksgf": ("text/plain", {"type": "string"}),
+    "/api/records/{format}": ("text/plain", {"type": "string"}),
 }
 
 
-@schemathesis.serializer("text/plain", "application/x-blokus-sgf")
+@schemathesis.serializer("text/plain")
 def text_with_surrogates(context: Any, value: Any) -> bytes:
     """A text body as UTF-8, a lone surrogate too (as bytes no decoder takes), where the
     stock serializer would stop the run before the request is sent."""
@@ -179,7 +180,7 @@ def hostile_body(body: Any) -> Any:
         st.sampled_from(HOSTILE_TEXT),
         st.sampled_from(WRONG_TYPES),
     )
-    if isinstance(body, str):  # a text body (a .blksgf file): sent as bytes, any bytes
+    if isinstance(body, str):  # a text body (a file of an engine's format): any bytes
         half = body[: len(body) // 2].encode("utf-8", "replace")
         return st.one_of(
             st.just(body),

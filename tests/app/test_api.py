@@ -52,6 +52,24 @@ def test_healthz_and_games(client: TestClient) -> None:
         assert isinstance(game["options"], list)
 
 
+def test_games_say_whether_they_hide_information_and_which_files_they_write(
+    client: TestClient,
+) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["blokus"]["hidden_information"] is False
+    assert games["m"]["hidden_information"] is True
+    assert games["maedn"]["hidden_information"] is True
+    assert games["blokus"]["record_formats"] == [
+        {
+            "name": "blksgf",
+            "title": "Pentobi file (.blksgf)",
+            "media_type": "application/x-blokus-sgf",
+            "suffix": ".blksgf",
+        }
+    ]
+    assert games["m"]["record_formats"] == games["maedn"]["record_formats"] == []
+
+
 def test_a_whole_game_over_rest(client: TestClient) -> None:
     room, anna = _room(client)
     claimed = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})

@@ -34,11 +34,13 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.routing import APIRoute, APIWebSocketRoute
+from pydantic import BaseModel
 from starlette.routing import Mount, Route
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.core.migrate import upgrade
+from engines import ENGINES
 from tests.app.routes import PATH_PARAM, declared, fill, route_table
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
@@ -51,6 +53,7 @@ AT_ONCE = 48  # calls in flight at any moment
 # the server's answer to an internal error on a websocket
 CLOSE_INTERNAL = 1011
 
+FORMATS = sorted(fmt.name for engine in ENGINES.values() for fmt in engine.record_formats())
 CALLERS = ("spectator", "outsider", "seated", "freed", "newcomer", "other_room", "host")
 # hostile values go to fewer callers: the value, not the caller, is what they try
 HOSTILE_CALLERS = ("spectator", "seated")
@@ -105,6 +108,18 @@ def _params(dependant: Any, kind: str) -> list[Any]:
     return found
 
 
+def _query_names(dependant: Any) -> list[str]:
+    """The query parameters a route reads, by the name sent: a model's fields one by one."""
+    names = []
+    for query in _params(dependant, "query_params"):
+        model = query.field_info.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            names.extend(f.alias or n for n, f in model.model_fields.items())
+        else:
+            names.append(query.alias)
+    return names
+
+
 def _path_values(table: Table) -> dict[str, tuple[list[str], list[str]]]:
     """Per path parameter: real values, and hostile ones (each tried alone)."""
     return {
@@ -121,6 +136,11 @@ def _path_values(table: Table) -> dict[str, tuple[list[str], list[str]]]:
             [str(s) for s in range(table.players)],
             ["-1", str(table.players), str(2**63)],
         ),
+        # every engine's own record formats, and names no engine has
+        "format": (
+            FORMATS,
+            ["bogus", "json", "verify", "BLKSGF", "%00", "%ED%A0%80", "x" * 65, "a.b"],
+        ),
     }
 
 
@@ -132,6 +152,9 @@ QUERY_VALUES: dict[str, list[str | None]] = {
     "limit": [None, "1", "0"],
     "as": [None, "0", "2", "9"],
     "key": ["not-a-stop-key", "%00", "%ED%A0%80"],
+    "turn_seconds": [None, "3600", "0", str(2**63), "%00"],
+    "on_timeout": [None, "bot_seat", "nap"],
+    "stand_in": [None, "random", "%ED%A0%80", "x" * 5000],
 }
 # the headers a route may read: the callers' tokens are sent as Authorization
 HEADERS = {"authorization"}
@@ -172,9 +195,14 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
         ("PUT", f"{room}/alerts/kinds"): [{"channel": "push", "kinds": {"chat": True}}],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
+        ("POST", f"{room}/leave"): [{"bot": None}],
         ("POST", f"{room}/host"): [{"seat": 1}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
-        ("POST", "/api/records/blksgf"): [("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])")],
+        ("POST", "/api/records/{format}"): [
+            ("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])"),
+            ("raw", "\x00" * 64),
+            ("raw", "(" * 20_000),
+        ],
         ("POST", "/api/records/verify"): [("raw", json.dumps(table.record))],
     }
 
@@ -225,11 +253,11 @@ def calls_for(route: Any, table: Table) -> list[Call]:
         if header.alias.lower() not in HEADERS:
             raise Unfillable(f"{path}: no value for the header {header.alias!r}")
     queries: list[list[tuple[str, str | None]]] = []
-    for query in _params(dependant, "query_params"):
-        values = QUERY_VALUES.get(query.alias)
+    for name in _query_names(dependant):
+        values = QUERY_VALUES.get(name)
         if values is None:
-            raise Unfillable(f"{path}: no values for the query parameter {query.alias!r}")
-        queries.append([(query.alias, v) for v in values])
+            raise Unfillable(f"{path}: no values for the query parameter {name!r}")
+        queries.append([(name, v) for v in values])
     base_query = [q[0] for q in queries]
     query_variants = [
         [*base_query[:i], variant, *base_query[i + 1 :]]

@@ -239,6 +239,34 @@ def test_a_malformed_blksgf_is_refused_with_a_clear_400(
     assert needle in refused["message"]
 
 
+def test_a_file_format_the_games_engine_lacks_is_a_404_naming_the_ones_it_has(
+    client: TestClient,
+) -> None:
+    room = _import(client, bot_record("m", 2, {}, seed=3))
+    for name in ("blksgf", "bogus", "json"):
+        refused = _error(
+            client.get(f"/api/rooms/{room}/games/1/record.{name}"), 404, "unknown_format"
+        )
+        assert "none" in refused["message"]
+    blokus = _import(client, bot_record("blokus", 2, {"variant": "duo"}, seed=3))
+    refused = _error(client.get(f"/api/rooms/{blokus}/games/1/record.bogus"), 404, "unknown_format")
+    assert "blksgf" in refused["message"]
+
+
+def test_an_import_in_a_format_no_engine_has_is_a_404_and_leaves_nothing_behind(
+    client: TestClient,
+) -> None:
+    before = _counts(client)
+    for name in ("bogus", "json", "BLKSGF"):
+        refused = _error(
+            client.post(f"/api/records/{name}", content=b"(;GM[Blokus Duo];B[e10])"),
+            404,
+            "unknown_format",
+        )
+        assert "blksgf" in refused["message"]
+    assert _counts(client) == before
+
+
 def test_a_blksgf_move_out_of_turn_is_named(client: TestClient) -> None:
     refused = _error(
         client.post("/api/records/blksgf", content=b"(;GM[Blokus Duo];W[j5,k5])"),

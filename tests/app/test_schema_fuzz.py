@@ -32,13 +32,13 @@ from starlette.routing import Mount
 from app.services import create_app
 from tests.app import schema_hooks
 from tests.app.routes import declared, route_table
-from tests.app.test_every_route import Setup, Table, _bodies, bystander
+from tests.app.test_every_route import FORMATS, Setup, Table, _bodies, bystander
 from tests.server import ServerProcess
 
 EXAMPLES = os.environ.get("SCHEMATHESIS_EXAMPLES", "200")
 HOOKS = Path(schema_hooks.__file__).resolve()
 # routes the schema leaves out on purpose: the schema and its pages, the site's pages,
-# the service worker, health and metrics (the route-wide test calls them all)
+# the service worker and the web app manifest, health and metrics (the route-wide test calls them all)
 NOT_IN_SCHEMA = {
     "/openapi.json",
     "/docs",
@@ -46,6 +46,7 @@ NOT_IN_SCHEMA = {
     "/redoc",
     "/",
     "/sw.js",
+    "/manifest.webmanifest",
     "/r/{room}",
     "/r/{room}/games/{game_no}",
     "/healthz",
@@ -78,6 +79,7 @@ def fuzz_table(table: Table) -> dict[str, Any]:
             "game_no": [1, table.running],
             "step": sorted({0, 1, table.steps[table.running], table.steps[1]}),
             "seat": list(range(table.players)),
+            "format": FORMATS,
         },
         "tokens": list(table.tokens.values()),
         "bodies": {

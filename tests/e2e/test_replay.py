@@ -3,6 +3,7 @@ the deal of a game whose seed is above 2^53 verified, and imported tables marked
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -76,6 +77,8 @@ def test_stepping_through_a_finished_m_game_to_its_end_and_verifying_the_deal(
     expect(page.locator("#download-json")).to_have_attribute(
         "href", f"/api/rooms/{room}/games/1/record"
     )
+    # M lists no format of its own: the JSON record is the one download
+    expect(page.locator("#downloads a")).to_have_count(1)
     page.get_by_role("button", name="Verify the deal").click()
     expect(page.locator("#verify-result")).to_contain_text("Verified")
     expect(page.locator("#verify-out")).to_contain_text("matches the commitment")
@@ -171,7 +174,11 @@ def test_a_spectator_steps_through_a_running_blokus_game(person, server: ServerP
         expect(page.locator("#position")).to_have_text(f"Move {number} of 9")
         done = sum(len(m["move"]["cells"]) for m in record["moves"][:number])
         expect(cells).to_have_count(done)
-    expect(page.locator("#download-sgf")).to_be_visible()
+    # the engine lists .blksgf among its formats: the page offers it, as it runs
+    expect(page.locator("#download-blksgf")).to_have_attribute(
+        "href", f"/api/rooms/{room}/games/1/record.blksgf"
+    )
+    expect(page.locator("#download-blksgf")).to_have_text("Blokus file (.blksgf, for Pentobi)")
     expect(page.get_by_role("button", name="Verify the deal")).to_be_disabled()
     expect(page.locator("#history")).to_contain_text("Game 1")
     page.locator("#back").click()
@@ -209,3 +216,67 @@ def test_the_first_move_of_a_game_has_no_since_your_last_turn_line(
     expect(page).to_have_title(re.compile(r"^● Your turn"))
     expect(page.locator("#since")).to_be_hidden()
     expect(page.get_by_text("Nothing happened since your last turn")).to_have_count(0)
+
+
+def test_an_unfinished_import_keeps_the_tables_time_and_hands_out_every_seats_link(
+    person, server: ServerProcess, tmp_path
+) -> None:
+    host = person()
+    expect(host.locator(".game-option")).not_to_have_count(0)
+    host.get_by_label("Your name").fill("Hanna")
+    host.get_by_text("More settings").click()
+    host.get_by_label("Time per move").select_option(label="1 day per move")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/r/[\w-]+$"))
+    waiting = host.url
+
+    record = bot_record("blokus", 2, {"variant": "duo"}, seed=5)
+    record["moves"], record["result"] = record["moves"][:4], None
+    file = tmp_path / "unfinished.json"
+    file.write_text(json.dumps(record))
+    host.locator(".history-import input[type=file]").set_input_files(file)
+    host.wait_for_url(lambda url: url.split("#")[0] != waiting)
+    expect(host.locator("#room-sub")).to_contain_text("1 day per move")
+    expect(host.locator(".seat.you")).to_contain_text("Anna")
+
+    links = host.locator(".handout")
+    expect(links).to_contain_text("Links for the other seats")
+    link = links.get_by_role("textbox", name="Ben's link (seat 2)").input_value()
+    assert "#token=" in link and "?" not in link, "the token rides in the fragment only"
+    ben = person(link.removeprefix(server.url))
+    expect(ben.locator(".seat.you")).to_contain_text("Ben")
+    expect(ben.locator(".handout")).to_have_count(0)
+
+    links.get_by_role("button", name="All handed out: forget these links").click()
+    expect(host.locator(".handout")).to_have_count(0)
+    host.reload()
+    expect(host.locator(".seat.you")).to_contain_text("Anna")
+    expect(host.locator(".handout")).to_have_count(0)
+
+
+def test_a_blksgf_file_picked_on_a_table_opens_as_a_new_table(
+    person, server: ServerProcess, tmp_path
+) -> None:
+    """The import box reads the suffixes GET /api/games lists and sends each file to its
+    format's route; the room's downloads are the formats of its engine."""
+    record = bot_record("blokus", 2, {"variant": "duo"}, seed=24)
+    record["moves"] = record["moves"][:4]
+    record["result"] = None
+    room = _import(server, record)
+    page = person(f"/r/{room}")
+    downloads = page.locator(".history-downloads a")
+    expect(downloads).to_have_count(3)  # the replay, the JSON record, the .blksgf file
+    expect(downloads.nth(2)).to_have_attribute("href", f"/api/rooms/{room}/games/1/record.blksgf")
+    picker = page.locator(".history-import input[type=file]")
+    expect(picker).to_have_attribute("accept", re.compile(r"\.blksgf"))
+    expect(page.locator(".history-import")).to_contain_text("Blokus file (.blksgf")
+    sgf = httpx.get(f"{server.url}/api/rooms/{room}/games/1/record.blksgf", timeout=30)
+    assert sgf.status_code == 200, sgf.text
+    path = tmp_path / "game.blksgf"
+    path.write_text(sgf.text)
+    picker.set_input_files(str(path))
+    page.wait_for_url(lambda url: "/r/" in url and f"/r/{room}" not in url)
+    new_room = page.url.split("/r/")[1].split("#")[0]
+    info = httpx.get(f"{server.url}/api/rooms/{new_room}/games/1", timeout=30).json()
+    assert info["steps"] == 4 and info["imported"] is True
+    assert [m["seat"] for m in info["moves"]] == [m["seat"] for m in record["moves"]]

@@ -135,3 +135,46 @@ def test_the_host_makes_another_player_host_and_the_controls_move_with_the_role(
     expect(guest.get_by_role("button", name="Make Hanna the host")).to_be_visible()
     expect(host.get_by_role("button", name="Hand Ben's seat to a bot")).to_have_count(0)
     expect(host.get_by_role("button", name="Make Ben the host")).to_have_count(0)
+
+
+def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player_picks(
+    person: Person,
+) -> None:
+    host = person()
+    expect(host.locator(".game-option")).not_to_have_count(0)
+    host.get_by_label("Your name").fill("Hanna")
+    host.locator('.segmented input[value="2"]').check()
+    host.get_by_text("More settings").click()
+    stand_in = host.get_by_label("Bot that plays for someone away")
+    expect(stand_in).to_have_value("strong")  # Blokus's strongest, not its first-made
+    stand_in.select_option(label="Random bot")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/r/[\w-]+$"))
+    guest = person(host.url)
+    guest.get_by_role("button", name="Take seat 2").click()
+    guest.locator("#claim-name").fill("Ben")
+    guest.get_by_role("button", name="Sit down").click()
+    expect(guest.locator(".seat.you")).to_contain_text("Ben")
+    host.locator("#start").click()
+
+    # Ben leaves: the question offers the room's choice, and he picks another
+    guest.get_by_role("button", name="Leave the game").click()
+    dialog = guest.get_by_role("dialog")
+    pick = dialog.get_by_label("Bot that plays for you")
+    expect(pick).to_have_value("random")
+    pick.select_option(label="Greedy bot")
+    dialog.get_by_role("button", name="Leave").click()
+    expect(guest.locator("#log")).to_contain_text(
+        "Ben left the game; the Greedy bot plays for them."
+    )
+    guest.get_by_role("button", name="Take my seat back").click()
+    expect(guest.locator("#log")).to_contain_text("Ben is back and plays again.")
+
+    # the host hands Ben's seat over: the room's stand-in is offered first
+    host.locator(".seat[data-seat='1']").get_by_role(
+        "button", name="Hand Ben's seat to a bot"
+    ).click()
+    dialog = host.get_by_role("dialog")
+    expect(dialog.get_by_label("Bot that plays for Ben")).to_have_value("random")
+    dialog.get_by_role("button", name="Hand over").click()
+    expect(host.locator("#log")).to_contain_text("The host handed Ben's seat to the Random bot.")

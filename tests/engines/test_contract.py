@@ -11,14 +11,15 @@ import ast
 import copy
 import json
 import pathlib
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines import ENGINES, get_engine
-from engines.base import Engine, IllegalMove
+from engines import ENGINES, FORMAT_NAME, get_engine, record_format, register
+from engines.base import Engine, IllegalMove, RecordFormat
 
 ENGINE_NAMES = sorted(ENGINES)
 MAX_MOVES = 5000
@@ -151,6 +152,40 @@ def test_unknown_engine_names_the_known_ones() -> None:
         get_engine("chess")
     for name in ENGINE_NAMES:
         assert name in str(excinfo.value)
+
+
+def test_record_formats_have_names_of_their_own() -> None:
+    names = [fmt.name for engine in ENGINES.values() for fmt in engine.record_formats()]
+    assert len(names) == len(set(names))
+    for engine in ENGINES.values():
+        assert isinstance(engine.hidden_information, bool)
+        for fmt in engine.record_formats():
+            assert FORMAT_NAME.fullmatch(fmt.name), fmt.name
+            assert fmt.suffix.startswith(".") and fmt.media_type and fmt.error_code
+            assert engine.record_format(fmt.name) is fmt
+            assert record_format(fmt.name) == (engine, fmt)
+    assert record_format("no-such-format") is None
+
+
+def test_an_engine_whose_format_name_another_has_is_not_registered() -> None:
+    blokus = get_engine("blokus")
+
+    class Copy(type(blokus)):  # type: ignore[misc]
+        name = "copy"
+
+    with pytest.raises(ValueError, match="blksgf"):
+        register(Copy())
+    assert "copy" not in ENGINES
+
+    class Shouting(type(blokus)):  # type: ignore[misc]
+        name = "shouting"
+
+        def record_formats(self) -> tuple[RecordFormat, ...]:
+            return (replace(super().record_formats()[0], name="BLKSGF"),)
+
+    with pytest.raises(ValueError, match="lowercase"):
+        register(Shouting())
+    assert "shouting" not in ENGINES
 
 
 FORBIDDEN_IMPORTS = {"app", "random", "time", "datetime", "secrets", "os", "uuid", "asyncio"}

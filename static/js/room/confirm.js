@@ -4,12 +4,40 @@
 import { h } from "../dom.js";
 
 /**
+ * @typedef {{label: string, options: {value: string, label: string}[], value: string}} Choice
+ * A pick the person makes along with the answer (which bot plays for them, say).
+ */
+
+/**
  * Ask, and resolve true only if the person confirmed.
  * @param {{title: string, text: string, confirm: string, cancel: string}} words
  * @returns {Promise<boolean>}
  */
-export function confirmDialog({ title, text, confirm, cancel }) {
+export async function confirmDialog(words) {
+  return (await ask(words, null)) !== null;
+}
+
+/**
+ * Ask with a choice to make: resolve the chosen value if the person confirmed, else null.
+ * @param {{title: string, text: string, confirm: string, cancel: string}} words
+ * @param {Choice} choice
+ * @returns {Promise<string | null>}
+ */
+export function confirmChoice(words, choice) {
+  return ask(words, choice);
+}
+
+/**
+ * @param {{title: string, text: string, confirm: string, cancel: string}} words
+ * @param {Choice | null} choice
+ * @returns {Promise<string | null>}
+ */
+function ask({ title, text, confirm, cancel }, choice) {
   return new Promise((resolve) => {
+    const select = choice
+      ? /** @type {HTMLSelectElement} */ (h("select", { id: "confirm-choice" }, choice.options.map((o) => h("option", { value: o.value }, o.label))))
+      : null;
+    if (select && choice) select.value = choice.value;
     const dialog = /** @type {HTMLDialogElement} */ (
       h(
         "dialog",
@@ -18,14 +46,19 @@ export function confirmDialog({ title, text, confirm, cancel }) {
         h("p", { id: "confirm-text" }, text),
         h(
           "form",
-          { method: "dialog", class: "confirm-actions" },
-          h("button", { type: "submit", value: "cancel", class: "btn btn-ghost", autofocus: true }, cancel),
-          h("button", { type: "submit", value: "ok", class: "btn btn-danger confirm-ok" }, confirm),
+          { method: "dialog" },
+          select && choice ? h("div", { class: "confirm-choice" }, h("label", { for: "confirm-choice" }, choice.label), select) : null,
+          h(
+            "div",
+            { class: "confirm-actions" },
+            h("button", { type: "submit", value: "cancel", class: "btn btn-ghost", autofocus: true }, cancel),
+            h("button", { type: "submit", value: "ok", class: "btn btn-danger confirm-ok" }, confirm),
+          ),
         ),
       )
     );
     dialog.addEventListener("close", () => {
-      resolve(dialog.returnValue === "ok");
+      resolve(dialog.returnValue === "ok" ? (select?.value ?? "") : null);
       dialog.remove();
     });
     document.body.append(dialog);

@@ -6,7 +6,9 @@
  * record as a new table.
  */
 
+import { gameList } from "../api.js";
 import { h } from "../dom.js";
+import { downloads, recordOpen } from "../formats.js";
 import { importForm, loadHistory, renderHistory, replayHref } from "./history.js";
 import { sinceShown, summaryLine } from "./since.js";
 import { toast } from "../toast.js";
@@ -59,6 +61,13 @@ async function refresh(ctx) {
   } catch {
     // a table without games yet, or offline: the panel just stays short
   }
+  /** @type {import("../formats.js").EngineFacts[]} */
+  let engines = [];
+  try {
+    engines = await gameList();
+  } catch {
+    // offline: no download or import of an engine's own files until the list comes
+  }
   const box = h("div", {});
   renderHistory(box, roomId, history, { t, lang: ctx.lang, current: current.room.game_no });
   const links = [];
@@ -66,15 +75,15 @@ async function refresh(ctx) {
   if (gameNo > 0) {
     const base = `/api/rooms/${encodeURIComponent(roomId)}/games/${gameNo}`;
     links.push(h("a", { href: replayHref(roomId, gameNo), class: "btn btn-small", id: "open-replay" }, t("history.open")));
-    const open = current.room.status === "finished" || current.room.game === "blokus";
-    if (open) links.push(" ", h("a", { href: `${base}/record`, download: "", class: "btn btn-small" }, t("replay.download_json")));
-    if (current.room.game === "blokus") {
-      links.push(" ", h("a", { href: `${base}/record.blksgf`, download: "", class: "btn btn-small" }, t("replay.download_sgf")));
+    if (recordOpen(engines, current.room.game, current.room.status === "finished")) {
+      for (const link of downloads(engines, current.room.game, base, t)) {
+        links.push(" ", h("a", { href: link.href, download: "", class: "btn btn-small" }, link.label));
+      }
     }
   }
   ctx.history.replaceChildren(
     box,
     links.length ? h("p", { class: "history-downloads" }, links) : "",
-    importForm((text) => toast(text, { kind: "error" }), t),
+    importForm((text) => toast(text, { kind: "error" }), t, engines, current.room.rules),
   );
 }

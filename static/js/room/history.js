@@ -2,15 +2,17 @@
 /**
  * The room's history: every game played at the table with its result, a
  * running tally of wins, a link to each game's replay, and a form to import a
- * game record or a Blokus file as a new table.
+ * game record, or a file in a format some engine reads, as a new table.
  */
 
 import { request, ApiError } from "../api.js";
 import { h } from "../dom.js";
+import { acceptList, formatLabel, importFormats, importTarget } from "../formats.js";
 import { addStrings } from "../i18n.js";
 import strings from "../replay/strings.js";
 import { joinNames, winners } from "./log.js";
 import { botLabel } from "./names.js";
+import { keepHandout } from "./handout.js";
 import { tallyLine } from "./tally.js";
 
 addStrings(strings);
@@ -68,20 +70,41 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
 }
 
 /**
- * A file picker that imports a record (.json) or a Blokus file (.blksgf) as a new table.
+ * The import's query: the waiting table's time per move, timeout policy and stand-in
+ * carry over to the table the import makes. Pure.
+ * @param {{turn_seconds?: number|null, on_timeout?: string, stand_in?: string|null} | undefined} rules
+ * @returns {string}  "" or "?turn_seconds=…"
+ */
+export function importQuery(rules) {
+  const query = new URLSearchParams();
+  if (rules?.turn_seconds) query.set("turn_seconds", String(rules.turn_seconds));
+  if (rules?.turn_seconds && rules.on_timeout) query.set("on_timeout", rules.on_timeout);
+  if (rules?.stand_in) query.set("stand_in", rules.stand_in);
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * A file picker that imports a record (.json), or a file in any format an engine of
+ * `engines` (from `GET /api/games`) reads, as a new table; the new table keeps this
+ * table's time rules, and its other seats' links are kept for the importer to hand out.
  * @param {(text: string) => void} onError
  * @param {import("../i18n.js").Translate} t
+ * @param {import("../formats.js").EngineFacts[]} [engines]
+ * @param {Parameters<typeof importQuery>[0]} [rules]
  */
-export function importForm(onError, t) {
-  const input = /** @type {HTMLInputElement} */ (h("input", { type: "file", accept: ".json,.blksgf,application/json" }));
+export function importForm(onError, t, engines = [], rules = undefined) {
+  const readable = importFormats(engines);
+  const formats = readable.map((entry) => entry.format);
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "file", accept: acceptList(formats) }));
   input.addEventListener("change", async () => {
     const file = input.files?.[0];
     if (!file) return;
     const text = await file.text();
-    const sgf = file.name.toLowerCase().endsWith(".blksgf") || text.trimStart().startsWith("(");
-    const response = await fetch(sgf ? "/api/records/blksgf" : "/api/records", {
+    const target = importTarget(file.name, formats);
+    const response = await fetch(`${target.path}${importQuery(rules)}`, {
       method: "POST",
-      headers: { "Content-Type": sgf ? "application/x-blokus-sgf" : "application/json" },
+      headers: { "Content-Type": target.type },
       body: text,
     });
     const data = await response.json().catch(() => ({}));
@@ -90,8 +113,9 @@ export function importForm(onError, t) {
       onError(String(data.message ?? new ApiError(response.status, "http", response.statusText).message));
       return;
     }
-    // the importer holds every seat: keep the first one's token for the new table
+    // the importer plays the first seat; the others' links are theirs to hand out
     const token = data.seats?.[0]?.token;
+    if (Array.isArray(data.seats)) keepHandout(String(data.room), data.seats, 0);
     location.assign(`/r/${encodeURIComponent(data.room)}${token ? `#token=${encodeURIComponent(token)}` : ""}`);
   });
   return h(
@@ -99,6 +123,12 @@ export function importForm(onError, t) {
     { class: "history-import small" },
     h("span", {}, t("history.import"), " "),
     input,
-    h("span", { class: "muted small" }, " ", t("history.import_help")),
+    h(
+      "span",
+      { class: "muted small" },
+      " ",
+      t("history.import_help"),
+      readable.length ? ` ${t("history.import_formats", { formats: readable.map(({ engine, format }) => formatLabel(t, engine, format)).join(", ") })}` : "",
+    ),
   );
 }

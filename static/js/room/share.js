@@ -4,6 +4,7 @@
 import { h, replace } from "../dom.js";
 import { resumeLink, shareLink } from "../tokens.js";
 import { toast } from "../toast.js";
+import { forgetHandout, handoutOf } from "./handout.js";
 
 /** @typedef {import("../i18n.js").Translate} Translate */
 
@@ -70,7 +71,8 @@ function copyRow(id, label, value, t, copied) {
  */
 export function renderShare(box, { room, token, seated, t, origin: publicUrl = null }) {
   const origin = publicUrl || location.origin;
-  const key = `${room}|${token}|${seated}|${origin}|${t("share.copy")}`;
+  const handout = seated ? handoutOf(room) : [];
+  const key = `${room}|${token}|${seated}|${origin}|${t("share.copy")}|${handout.length}`;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   replace(
@@ -86,5 +88,41 @@ export function renderShare(box, { room, token, seated, t, origin: publicUrl = n
           copyRow("resume-link", t("share.resume_label"), resumeLink(origin, room, token), t, t("share.resume_copied")),
         )
       : null,
+    handout.length ? handoutBox(box, room, handout, origin, t) : null,
+  );
+}
+
+/**
+ * The links of an imported game's other seats, for the importer to hand out.
+ * @param {HTMLElement} box
+ * @param {string} room
+ * @param {import("./handout.js").HandoutSeat[]} seats
+ * @param {string} origin
+ * @param {Translate} t
+ */
+function handoutBox(box, room, seats, origin, t) {
+  return h(
+    "section",
+    { class: "handout", "aria-labelledby": "handout-title" },
+    h("h3", { id: "handout-title" }, t("share.handout_title")),
+    h("p", { class: "small" }, t("share.handout_text")),
+    seats.map((s) =>
+      copyRow(`handout-${s.seat}`, t("share.handout_label", { name: s.name, n: s.seat + 1 }), resumeLink(origin, room, s.token), t, t("share.handout_copied", { name: s.name })),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small btn-ghost",
+        on: {
+          click: () => {
+            forgetHandout(room);
+            delete box.dataset.key;
+            box.querySelector(".handout")?.remove();
+          },
+        },
+      },
+      t("share.handout_done"),
+    ),
   );
 }

@@ -1,0 +1,118 @@
+"""Who plays for a person who is away: the game's strongest bot, unless the host chose
+another for the room or the person picks one as they leave."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.core.clock import clock
+from app.core.config import Settings
+from app.play.rooms import RoomRules
+from app.services import Services, create_app
+
+HOUR = 3600
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def test_clock() -> Iterator[None]:
+    clock.reset()
+    yield
+    clock.reset()
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _blokus(client: TestClient, **rules: Any) -> tuple[str, list[str]]:
+    created = client.post(
+        "/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna", **rules}
+    )
+    assert created.status_code == 201, created.text
+    room = created.json()["room"]
+    ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    tokens = [created.json()["token"], ben]
+    started = client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    assert started.status_code == 200, started.text
+    return room, tokens
+
+
+def _stand_ins(client: TestClient, room: str) -> list[dict[str, Any]]:
+    events = client.get(f"/api/rooms/{room}/events").json()["events"]
+    return [e for e in events if e["kind"] == "seat_stand_in"]
+
+
+@pytest.mark.parametrize("game", ["blokus", "m", "maedn"])
+def test_every_game_lists_its_strongest_bot_first(client: TestClient, game: str) -> None:
+    [info] = [g for g in client.get("/api/games").json() if g["name"] == game]
+    assert info["bots"][0]["name"] == "strong", "the first bot is the stand-in: the strongest"
+
+
+def test_a_person_who_leaves_gets_the_strongest_bot_unless_they_pick_one(
+    client: TestClient,
+) -> None:
+    room, tokens = _blokus(client)
+    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[0])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/seats/0/take-back", headers=_auth(tokens[0]))
+    left = client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1]), json={"bot": "random"})
+    assert left.status_code == 200, left.text
+    assert [e["bot"] for e in _stand_ins(client, room)] == ["strong", "random"]
+
+
+def test_a_leaving_persons_unknown_bot_is_refused_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    room, tokens = _blokus(client)
+    for bot in ["clever", "", "strong\x00", 7]:
+        refused = client.post(
+            f"/api/rooms/{room}/leave", headers=_auth(tokens[0]), json={"bot": bot}
+        )
+        assert refused.status_code in (400, 422), refused.text
+        assert refused.json()["code"] in ("unknown_bot", "malformed") and refused.json()["message"]
+    outsider = client.post(f"/api/rooms/{room}/leave", json={"bot": "clever"})
+    assert outsider.status_code == 401 and outsider.json()["code"] == "no_token"
+    assert _stand_ins(client, room) == []
+
+
+def test_the_hosts_choice_for_the_room_plays_for_who_leaves_and_who_is_handed_over(
+    client: TestClient,
+) -> None:
+    room, tokens = _blokus(client, stand_in="random")
+    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/seats/1/take-back", headers=_auth(tokens[1]))
+    handed = client.post(f"/api/rooms/{room}/seats/1/hand-over", headers=_auth(tokens[0]))
+    assert handed.status_code == 200, handed.text
+    assert [e["bot"] for e in _stand_ins(client, room)] == ["random", "random"]
+
+
+def test_a_room_with_a_stand_in_the_game_lacks_is_refused(client: TestClient) -> None:
+    refused = client.post(
+        "/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna", "stand_in": "clever"}
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "unknown_bot"
+    assert "strong" in refused.json()["message"]
+
+
+@pytest.mark.parametrize(("chosen", "plays"), [(None, "strong"), ("random", "random")])
+async def test_when_time_is_up_the_rooms_stand_in_plays(
+    services: Services, chosen: str | None, plays: str
+) -> None:
+    rules = RoomRules(turn_seconds=HOUR, on_timeout="bot_seat", stand_in=chosen)
+    state, anna = await services.rooms.create("blokus", 2, {}, "Anna", 0, {}, rules)
+    await services.rooms.claim(state.room.id, 1, "Ben", None)
+    state = await services.rooms.start(state.room.id, anna, None)
+    clock.advance(HOUR + 1)
+    await services.deadlines.tick()
+    stand_ins = [e.public for e in await services.rooms.events(state.room.id, 0)]
+    stand_ins = [p for p in stand_ins if p.get("reason") == "timeout"]
+    assert [p["bot"] for p in stand_ins] == [plays]
