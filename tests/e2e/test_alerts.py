@@ -250,7 +250,7 @@ def test_the_host_sets_the_tables_webhook_from_the_dialog(
         expect(page.locator("#conn")).to_have_attribute("data-status", "open")
         page.get_by_role("button", name="Benachrichtigen").click()
         page.get_by_label("Webhook-URL").fill(receiver.url("/discord"))
-        page.get_by_label("Format").select_option("discord")
+        page.get_by_label("Format", exact=True).select_option("discord")
         page.get_by_role("region", name="Webhook für den ganzen Tisch").get_by_role(
             "button", name="Speichern"
         ).click()
