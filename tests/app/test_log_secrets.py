@@ -14,6 +14,7 @@ import httpx
 import pytest
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, APIWebSocketRoute
+from pydantic import BaseModel
 
 from app.core.config import Settings
 from app.core.logs import SECRET_PARAM, mask_query, scrub
@@ -23,11 +24,18 @@ from tests.receivers import SmtpServer
 from tests.server import ServerProcess, free_port
 
 # query parameters that hold nothing secret; any other must be masked in the logs
-PUBLIC_QUERY = {"after", "limit", "legal_form", "as"}
+PUBLIC_QUERY = {"after", "limit", "legal_form", "as", "turn_seconds", "on_timeout", "stand_in"}
 
 
 def _query_names(dependant: Dependant) -> set[str]:
-    names = {param.alias for param in dependant.query_params}
+    """By the names sent: a query model's fields one by one."""
+    names = set()
+    for param in dependant.query_params:
+        model = param.field_info.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            names |= {f.alias or n for n, f in model.model_fields.items()}
+        else:
+            names.add(param.alias)
     for sub in dependant.dependencies:
         names |= _query_names(sub)
     return names
