@@ -27,6 +27,7 @@ RULES = {
     "shuffle_seats": False,
     "turn_seconds": None,
     "on_timeout": "bot_move",
+    "stand_in": None,
 }
 
 
