@@ -45,6 +45,7 @@ from app.play.rooms import Rooms
 from app.play.seats import Seats
 from app.play.state import RoomState
 from app.play.store import DeadlineRecord, Store
+from app.play.table_settings import TableSettings
 from app.web.app import build_app
 from app.web.metrics import Metrics
 from engines import ENGINES
@@ -72,6 +73,7 @@ class Services:
     alerts: Alerts
     outbox: Outbox
     seats: Seats
+    table_settings: TableSettings
     deadlines: Deadlines
     duty: Duty
     replays: Replays
@@ -133,6 +135,7 @@ class Services:
             alerts=alerts,
             outbox=outbox,
             seats=seats,
+            table_settings=TableSettings(rooms),
             deadlines=deadlines,
             duty=duty,
             replays=Replays(rooms),

@@ -17,10 +17,12 @@ from app.play.kinds import (
     HOST_CHANGED,
     MOVE,
     ROOM_CREATED,
+    ROOM_SETTINGS,
     SEAT_BOT,
     SEAT_CLAIMED,
     SEAT_STAND_IN,
     SEAT_TAKEN_BACK,
+    SEAT_VACATED,
     STAND_IN_EVENTS,
 )
 from app.play.store import EventRecord, RoomRecord, SeatRecord
@@ -154,6 +156,13 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         return replace(state, seq=event.seq, seats=tuple(seats))
+    if event.kind == SEAT_VACATED:
+        return replace(state, seq=event.seq, seats=_with(state.seats, data["seat"], SeatInfo()))
+    if event.kind == ROOM_SETTINGS:
+        players = data["players"]
+        added = tuple(SeatInfo() for _ in range(players - len(state.seats)))
+        room = replace(state.room, players=players, options=data["options"], rules=data["rules"])
+        return replace(state, seq=event.seq, room=room, seats=state.seats[:players] + added)
     if event.kind == SEAT_BOT:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from app.play.deadlines import Deadlines
     from app.play.rooms import Rooms
     from app.play.seats import Seats
+    from app.play.table_settings import TableSettings
 
 
 class Backend(Protocol):
@@ -45,6 +46,7 @@ class Backend(Protocol):
     redis: RedisLink | None
     rooms: Rooms
     seats: Seats
+    table_settings: TableSettings
     deadlines: Deadlines
     replays: Replays
     doorbell: Doorbell
