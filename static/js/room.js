@@ -24,6 +24,7 @@ import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js
 import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
+import { settingsForm } from "./room/settings.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
@@ -310,7 +311,35 @@ function renderSeatList() {
     onHandOver: (seat) => void handOver(seat),
     onFree: (seat) => void freeSeat(seat),
     onMakeHost: (seat) => void makeHost(seat),
+    onStandUp: () => void standUp(),
   });
+}
+
+async function standUp() {
+  const ok = await confirmDialog({ title: t("seat.stand_up_title"), text: t("seat.stand_up_text"), confirm: t("seat.stand_up_confirm"), cancel: t("common.cancel") });
+  if (!ok) return;
+  try {
+    const msg = await api.standUp(roomId, token);
+    // the token holds nothing here any more: watch as a spectator, free to sit down again
+    seats.remove(roomId);
+    token = null;
+    choice = { token: null, kept: null, trial: false };
+    socket.setToken(null);
+    adopt(msg);
+    toast(t("seat.stood_up"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {import("./room/settings.js").NewSettings} body */
+async function saveSettings(body) {
+  try {
+    await api.changeSettings(roomId, body, token);
+    toast(t("settings.saved"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
 }
 
 async function leave() {
@@ -356,7 +385,7 @@ async function freeSeat(seat) {
   const name = names()[seat] ?? "";
   const ok = await confirmDialog({
     title: t("seat.free_title", { name }),
-    text: t("seat.free_text", { name }),
+    text: t(current?.room.status === "playing" ? "seat.free_text" : "seat.free_waiting_text", { name }),
     confirm: t("seat.free_confirm"),
     cancel: t("common.cancel"),
   });
@@ -396,6 +425,7 @@ function renderLobby() {
   const taken = room.seats.filter((s) => s.kind !== "empty").length;
   const full = taken === room.players;
   const host = room.host_seat == null ? "" : names()[room.host_seat] ?? "";
+  const info = games.find((g) => g.name === room.game);
   el.lobby.hidden = false;
   replace(
     el.lobby,
@@ -413,7 +443,22 @@ function renderLobby() {
             full ? null : h("p", { class: "muted small" }, t("lobby_room.need_players")),
           )
         : h("p", { class: "muted" }, t("lobby_room.wait_host", { name: host })),
+    info && you != null && you === room.host_seat ? hostSettings(room, info) : null,
   );
+}
+
+/** @type {{key: string, form: HTMLElement}|null} the host's settings form, kept while it is filled in */
+let settingsShown = null;
+
+/**
+ * The host's settings form, built anew only when the settings or the language change
+ * (a push for anything else leaves what the host is choosing alone).
+ * @param {StateMessage["room"]} room @param {import("./api.js").GameInfo} info
+ */
+function hostSettings(room, info) {
+  const key = JSON.stringify([room.players, room.options, room.rules, lang()]);
+  if (settingsShown?.key !== key) settingsShown = { key, form: settingsForm(room, info, t, saveSettings) };
+  return settingsShown.form;
 }
 
 function renderBoard() {
@@ -548,7 +593,7 @@ api
   .games()
   .then((list) => {
     games = list;
-    renderSeatList();
+    render();
   })
   .catch(() => {
     // without the list the host can still seat people; bot seats stay as they are

@@ -76,7 +76,17 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       break;
     }
     case "seat_released":
-      texts = [t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })];
+      texts = [
+        event.bot
+          ? t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })
+          : t("log.seat_emptied", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat) }),
+      ];
+      break;
+    case "seat_vacated":
+      texts = [t("log.seat_vacated", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat) })];
+      break;
+    case "room_settings":
+      texts = [t("log.room_settings", { players: Number(event.players) })];
       break;
     case "host_changed":
       texts = [t("log.host_changed", { from: event.from_name ?? who(event.from), name: event.name ?? who(event.seat) })];
