@@ -40,6 +40,7 @@ from app.live.doorbell import Doorbell, make_doorbell
 from app.live.hub import Hub
 from app.live.presence import Presence, make_presence
 from app.play.deadlines import Deadlines
+from app.play.endings import Endings
 from app.play.retention import Retention
 from app.play.rooms import Rooms
 from app.play.seats import Seats
@@ -74,6 +75,7 @@ class Services:
     outbox: Outbox
     seats: Seats
     table_settings: TableSettings
+    endings: Endings
     deadlines: Deadlines
     duty: Duty
     replays: Replays
@@ -136,6 +138,7 @@ class Services:
             outbox=outbox,
             seats=seats,
             table_settings=TableSettings(rooms),
+            endings=Endings(rooms),
             deadlines=deadlines,
             duty=duty,
             replays=Replays(rooms),

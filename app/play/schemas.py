@@ -78,6 +78,10 @@ class ChangeSettings(Strict):
     )
 
 
+class Resign(Strict):
+    seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
+
+
 class StartGame(Strict):
     shuffle: bool | None = Field(None, description="Shuffle seats; null: the room's setting.")
 

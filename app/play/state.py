@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.play.kinds import (
+    ABORT_VOTE,
     ALERTS_ON,
     GAME_OVER,
     GAME_STARTED,
@@ -81,6 +82,10 @@ class RoomState:
     game_imported: bool = False
     # the host's token hash: a person, whichever seat they sit in (app/play/access.py)
     host: str | None = None
+    # the token hashes of the seated people who want the running game aborted
+    abort_votes: frozenset[str] = frozenset()
+    # the last game ended by agreement, not by the rules (it counts in no tally)
+    aborted: bool = False
 
     @property
     def engine(self) -> Engine[Any]:
@@ -163,6 +168,9 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         added = tuple(SeatInfo() for _ in range(players - len(state.seats)))
         room = replace(state.room, players=players, options=data["options"], rules=data["rules"])
         return replace(state, seq=event.seq, room=room, seats=state.seats[:players] + added)
+    if event.kind == ABORT_VOTE:
+        votes = state.abort_votes | {data["token_hash"]}
+        return replace(state, seq=event.seq, abort_votes=votes)
     if event.kind == SEAT_BOT:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
@@ -189,12 +197,14 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             game=game,
             moves_since_snapshot=0,
             game_imported=bool(data.get("imported")),
+            abort_votes=frozenset(),
+            aborted=False,
         )
     if event.kind == MOVE:
         game = (
             played
             if played is not None
-            else state.engine.play(state.game, data["seat"], data[MOVE])
+            else state.engine.apply(state.game, data["seat"], data[MOVE])
         )
         mover = state.seats[data["seat"]]
         after = (
@@ -214,7 +224,14 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
     if event.kind == ALERTS_ON:
         return replace(state, seq=event.seq, alerts=True)
     if event.kind == GAME_OVER:
-        return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
+        return replace(
+            state,
+            seq=event.seq,
+            game_seq=event.seq,
+            status="finished",
+            abort_votes=frozenset(),
+            aborted=bool(data.get("aborted")),
+        )
     return replace(state, seq=event.seq)
 
 
@@ -246,6 +263,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "imported": state.imported,
         "game_imported": state.game_imported,
         "host": state.host,
+        "abort_votes": sorted(state.abort_votes),
+        "aborted": state.aborted,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -280,4 +299,6 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         imported=data.get("imported", False),
         game_imported=data.get("game_imported", False),
         host=data.get("host"),
+        abort_votes=frozenset(data.get("abort_votes", ())),
+        aborted=bool(data.get("aborted", False)),
     )

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from app.live.hub import Hub
     from app.live.presence import Presence
     from app.play.deadlines import Deadlines
+    from app.play.endings import Endings
     from app.play.rooms import Rooms
     from app.play.seats import Seats
     from app.play.table_settings import TableSettings
@@ -47,6 +48,7 @@ class Backend(Protocol):
     rooms: Rooms
     seats: Seats
     table_settings: TableSettings
+    endings: Endings
     deadlines: Deadlines
     replays: Replays
     doorbell: Doorbell

@@ -171,6 +171,8 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/email"): [{"address": "anna@example.org"}],
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
+        # the stale one first: a resignation that lands ends the table's running game
+        ("POST", f"{room}/resign"): [{"seq": 0}, {"seq": 2**40}, {"seq": "x"}],
         ("POST", f"{room}/host"): [{"seat": 1}],
         # a waiting table's settings: real, and refused ones (the room is running a game,
         # so the real one is refused too; the lobby's answers are in test_waiting_table.py)
