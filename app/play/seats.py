@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.errors import ApiError, seat_taken
+from app.core.errors import ApiError, bad_token, seat_taken
 from app.play import store
 from app.play.access import hash_token, require_host, seat_in
 from app.play.actor import Actor
@@ -109,14 +109,17 @@ class Seats:
         return await self.rooms.change(room_id, plan)
 
     async def leave(self, room_id: str, token: str | None) -> RoomState:
-        """The caller leaves the running game; a bot plays for them until they come back."""
+        """The caller leaves: a bot plays for them until they come back. In a running
+        game for that game only (a rematch asks them back); between games, or before
+        the first, they choose the bot for the next game too."""
         state = await self.rooms.load(room_id)
         seat = seat_in(state, token)
         if seat is None:
             raise ApiError(401, "no_token", "Only a seated player can leave.")
 
         def check(state: RoomState) -> None:
-            _playing(state)
+            if state.seat_with(hash_token(str(token))) != seat:
+                raise bad_token()
             _person_present(state, seat)
 
         def event(state: RoomState) -> Event:

@@ -45,6 +45,9 @@ class SeatInfo:
     token_hash: str | None = None
     stand_in: str | None = None
     once: bool = False
+    # the person chose the stand-in while no game ran: it plays their seat in the next
+    # game too; a stand-in of a running game ends with it (the person is asked back)
+    kept: bool = False
 
     @property
     def taken(self) -> bool:
@@ -176,19 +179,17 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
         return replace(state, seq=event.seq, seats=tuple(seats))
     if event.kind in STAND_IN_EVENTS:
-        return replace(state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data))
+        between = state.status != "playing"
+        return replace(
+            state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data, between)
+        )
     if event.kind == GAME_STARTED:
         engine = get_engine(data["engine"])
         game = engine.new_game(data["players"], data["seed"], data["options"])
         return replace(
             state,
             seq=event.seq,
-            seats=tuple(
-                replace(state.seats[source], stand_in=None, once=False)
-                if state.seats[source].once
-                else state.seats[source]
-                for source in data["order"]
-            ),
+            seats=tuple(_seated_for_start(state.seats[source]) for source in data["order"]),
             mover=None,
             game_seq=event.seq,
             game_no=data["game_no"],
@@ -239,14 +240,24 @@ def _with(seats: tuple[SeatInfo, ...], index: int, seat: SeatInfo) -> tuple[Seat
     return (*seats[:index], seat, *seats[index + 1 :])
 
 
-def _stand_in(seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any]) -> tuple[SeatInfo, ...]:
+def _seated_for_start(seat: SeatInfo) -> SeatInfo:
+    """Who plays a seat when a game starts: the person again, unless they chose a bot
+    for it between games (a one-move stand-in never outlasts a game either)."""
+    if seat.once or (seat.token_hash is not None and seat.stand_in and not seat.kept):
+        return replace(seat, stand_in=None, once=False, kept=False)
+    return seat
+
+
+def _stand_in(
+    seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any], between: bool = False
+) -> tuple[SeatInfo, ...]:
     """A bot steps in for a seat's person, the person comes back, or the host frees the seat."""
     index = data["seat"]
     seat = seats[index]
     if kind == SEAT_STAND_IN:
-        seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")))
+        seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")), kept=between)
     elif kind == SEAT_TAKEN_BACK:
-        seat = replace(seat, stand_in=None, once=False)
+        seat = replace(seat, stand_in=None, once=False, kept=False)
     else:  # seat_released: the person is gone; a bot plays until someone claims the seat
         seat = SeatInfo(stand_in=data["bot"])
     return _with(seats, index, seat)
@@ -273,6 +284,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
                 "token_hash": s.token_hash,
                 "stand_in": s.stand_in,
                 "once": s.once,
+                "kept": s.kept,
             }
             for s in state.seats
         ],
