@@ -259,8 +259,8 @@ function render() {
       },
     });
   } else el.result.hidden = true;
-  const over = room.status === "finished" && current.result;
-  announcer.update(lines, over ? `${t("result.game_over")} ${resultHeadline(current, names(), t, lang())}` : room.status === "playing" ? boardStatus() : el.sub.textContent ?? "");
+  const over = room.status === "finished" && (current.result || room.aborted);
+  announcer.update(lines, over ? `${t("result.game_over")} ${room.aborted ? t("log.aborted") : resultHeadline(current, names(), t, lang())}` : room.status === "playing" ? boardStatus() : el.sub.textContent ?? "");
   if (results && resultFocusedFor !== room.game_no) {
     // the game just ended (or the page opened on its result): the keyboard starts at the result
     resultFocusedFor = room.game_no;
@@ -312,7 +312,35 @@ function renderSeatList() {
     onFree: (seat) => void freeSeat(seat),
     onMakeHost: (seat) => void makeHost(seat),
     onStandUp: () => void standUp(),
+    onResign: () => void resign(),
+    onAbort: () => void abortVote(),
   });
+}
+
+async function resign() {
+  const ok = await confirmDialog({ title: t("seat.resign_title"), text: t("seat.resign_text"), confirm: t("seat.resign_confirm"), cancel: t("common.cancel") });
+  if (!ok || !current) return;
+  try {
+    adopt(await api.resign(roomId, token, current.seq));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+async function abortVote() {
+  const first = !(current?.room.abort_votes ?? []).length;
+  const ok = await confirmDialog({
+    title: t(first ? "seat.abort_propose_title" : "seat.abort_agree_title"),
+    text: t("seat.abort_text"),
+    confirm: t(first ? "seat.abort_propose" : "seat.abort_agree"),
+    cancel: t("common.cancel"),
+  });
+  if (!ok) return;
+  try {
+    adopt(await api.abortGame(roomId, token));
+  } catch (err) {
+    toastError(err);
+  }
 }
 
 async function standUp() {
@@ -343,7 +371,8 @@ async function saveSettings(body) {
 }
 
 async function leave() {
-  const ok = await confirmDialog({ title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") });
+  const between = current?.room.status !== "playing";
+  const ok = await confirmDialog({ title: t(between ? "seat.leave_next_title" : "seat.leave_title"), text: t(between ? "seat.leave_next_text" : "seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") });
   if (!ok) return;
   try {
     adopt(await api.leaveGame(roomId, token));

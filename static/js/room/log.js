@@ -95,6 +95,10 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       texts = [t("log.seat_taken_back", { name: event.name ?? who(event.seat) })];
       break;
     case "move": {
+      if (event.resigned) {
+        texts = [t("log.resigned", { name: who(event.seat) })];
+        break;
+      }
       // a stand-in's move is the bot's: "Greedy bot for Carla placed V5", never "Carla placed V5"
       const seat = event.log?.seat ?? event.seat;
       const movers = names.slice();
@@ -107,7 +111,14 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
         : [t("log.move", { name: movers[seat] ?? who(seat) })];
       break;
     }
+    case "abort_vote":
+      texts = [t("log.abort_vote", { name: event.name ?? who(event.seat) })];
+      break;
     case "game_over": {
+      if (event.aborted) {
+        texts = [t("log.aborted")];
+        break;
+      }
       const top = winners(event.result, names);
       texts = [
         top.length === 1
