@@ -49,7 +49,7 @@ export function settingsForm(room, info, t, onSave) {
     if (opt.kind === "bool") {
       const input = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id, checked: Boolean(value) }));
       inputs[opt.name] = input;
-      return h("label", { class: "check" }, input, h("span", {}, label));
+      return h("label", { class: "check settings-field" }, input, h("span", {}, label));
     }
     const select = /** @type {HTMLSelectElement} */ (
       h(
