@@ -169,3 +169,63 @@ def test_changed_settings_survive_a_restart(settings: Settings) -> None:
         assert info["players"] == 2 and [s["name"] for s in info["seats"]] == ["Anna", "Ben"]
         started = client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
         assert started.status_code == 200, started.text
+
+
+def test_the_new_routes_answer_every_kind_of_caller_between_games(client: TestClient) -> None:
+    """Stand up, free, settings, resign, abort and take back on a table between games,
+    after a shuffled game: as a spectator, an outsider, a freed seat's old token,
+    another room's token, a seated player, and the host wherever the shuffle put them."""
+    room, anna = _room(client, players=3)
+    ben, cleo = _claim(client, room, 1, "Ben"), _claim(client, room, 2, "Cleo")
+    other = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": "Zoe"})
+    callers = {
+        "outsider": "a-token-nobody-holds",
+        "other_room": other.json()["token"],
+        "freed": cleo,
+    }
+    started = client.post(f"/api/rooms/{room}/start", json={"shuffle": True}, headers=_auth(anna))
+    assert started.status_code == 200, started.text
+    assert client.post(f"/api/rooms/{room}/resign", headers=_auth(ben)).status_code == 200
+    cleo_seat = client.get(f"/api/rooms/{room}/state", headers=_auth(cleo)).json()["you"]
+    anna_seat = client.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()["you"]
+    freed = client.post(f"/api/rooms/{room}/seats/{cleo_seat}/free", headers=_auth(anna))
+    assert freed.status_code == 200, freed.text
+    base = f"/api/rooms/{room}"
+    routes: list[tuple[str, Any]] = [
+        ("stand-up", None),
+        ("settings", {"turn_seconds": 3600}),
+        (f"seats/{anna_seat}/free", None),
+        ("resign", None),
+        ("abort", None),
+        (f"seats/{anna_seat}/take-back", None),
+    ]
+    for path, body in routes:
+        _error(client.post(f"{base}/{path}", json=body), 401, "no_token")
+        for token in callers.values():
+            _error(client.post(f"{base}/{path}", json=body, headers=_auth(token)), 401, "bad_token")
+    host = _auth(anna)
+    _error(
+        client.post(f"{base}/settings", json={"turn_seconds": 3600}, headers=_auth(ben)),
+        403,
+        "not_creator",
+    )
+    _error(client.post(f"{base}/seats/{anna_seat}/free", headers=_auth(ben)), 403, "not_creator")
+    _error(client.post(f"{base}/settings", json={"players": 99}, headers=host), 400, "malformed")
+    _error(
+        client.post(f"{base}/settings", json={"options": {"x": 1}}, headers=host),
+        400,
+        "unknown_option",
+    )
+    _error(client.post(f"{base}/settings", json={"players": "two"}, headers=host), 400, "malformed")
+    _error(client.post(f"{base}/seats/99/free", headers=host), 404, "no_such_seat")
+    _error(client.post(f"{base}/seats/{anna_seat}/free", headers=host), 409, "own_seat")
+    _error(client.post(f"{base}/stand-up", headers=host), 409, "own_seat")
+    _error(client.post(f"{base}/resign", headers=host), 409, "not_playing")
+    _error(client.post(f"{base}/abort", headers=host), 409, "not_playing")
+    _error(client.post(f"{base}/seats/{anna_seat}/take-back", headers=host), 409, "not_stood_in")
+    _error(client.post("/api/rooms/no-such-room/stand-up", headers=host), 404, "room_not_found")
+    assert (
+        client.post(f"{base}/settings", json={"turn_seconds": 3600}, headers=host).status_code
+        == 200
+    )
+    assert client.post(f"{base}/stand-up", headers=_auth(ben)).status_code == 200
