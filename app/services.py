@@ -40,11 +40,13 @@ from app.live.doorbell import Doorbell, make_doorbell
 from app.live.hub import Hub
 from app.live.presence import Presence, make_presence
 from app.play.deadlines import Deadlines
+from app.play.endings import Endings
 from app.play.retention import Retention
 from app.play.rooms import Rooms
 from app.play.seats import Seats
 from app.play.state import RoomState
 from app.play.store import DeadlineRecord, Store
+from app.play.table_settings import TableSettings
 from app.web.app import build_app
 from app.web.metrics import Metrics
 from engines import ENGINES
@@ -72,6 +74,8 @@ class Services:
     alerts: Alerts
     outbox: Outbox
     seats: Seats
+    table_settings: TableSettings
+    endings: Endings
     deadlines: Deadlines
     duty: Duty
     replays: Replays
@@ -133,6 +137,8 @@ class Services:
             alerts=alerts,
             outbox=outbox,
             seats=seats,
+            table_settings=TableSettings(rooms),
+            endings=Endings(rooms),
             deadlines=deadlines,
             duty=duty,
             replays=Replays(rooms),

@@ -19,6 +19,20 @@ S = TypeVar("S")
 
 JSON = dict[str, Any]
 
+# the move a room's log holds for a seat that resigned (``Engine.apply``); no engine's
+# own moves look like it, and no legal move list offers it
+RESIGN: JSON = {"type": "resign"}
+
+
+def is_resign(move: Mapping[str, Any]) -> bool:
+    """Whether a move of the log is a resignation (it draws nothing, names no piece)."""
+    return isinstance(move, Mapping) and dict(move) == RESIGN
+
+
+def resign_line(seat: int) -> JSON:
+    """The public log line of a resignation, the same for every game."""
+    return {"seat": seat, "resigned": True}
+
 
 class IllegalMove(ValueError):
     """A move the engine refuses, with a sentence a person can read.
@@ -266,7 +280,30 @@ class Engine(ABC, Generic[S]):
         them. A game without a draw pile draws nothing."""
         return []
 
+    # -- resigning ------------------------------------------------------------
+
+    def resign(self, state: S, seat: int) -> S:
+        """The state after ``seat`` resigns, at any moment of a running game: the seat
+        drops out as the game's rules allow, or the game ends with it last (each
+        engine's choice is written in docs/rules.md ALL-6). Pure; raises
+        ``IllegalMove`` when the seat can't resign now (the game is over, or it is out)."""
+        raise IllegalMove(f"{self.title} has no way to resign.", code="no_resign")
+
+    def apply(self, state: S, seat: int, move: Mapping[str, Any]) -> S:
+        """What a ``move`` of the log does: ``RESIGN`` resigns, anything else is played."""
+        if is_resign(move):
+            return self.resign(state, seat)
+        return self.play(state, seat, move)
+
 
 def shared_ranks(scores: Sequence[int | float]) -> list[int]:
     """Rank 1 is best; equal scores share a rank (1, 1, 3 …)."""
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+def ranks_with_last(scores: Sequence[int | float], last: int) -> list[int]:
+    """Ranks when seat ``last`` resigned: the others by ``shared_ranks`` among themselves,
+    ``last`` after all of them whatever its score (docs/rules.md ALL-6)."""
+    others = [score for seat, score in enumerate(scores) if seat != last]
+    ranked = iter(shared_ranks(others))
+    return [len(others) + 1 if seat == last else next(ranked) for seat in range(len(scores))]

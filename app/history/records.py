@@ -35,7 +35,7 @@ from app.play.kinds import GAME_OVER, GAME_STARTED, MOVE, SEAT_CLAIMED
 from app.play.rooms import Append, RoomRules, Rooms, new_token
 from app.play.state import RoomState, apply, to_snapshot
 from engines import get_engine
-from engines.base import BadOptions, IllegalMove
+from engines.base import BadOptions, IllegalMove, is_resign, resign_line
 
 FORMAT_VERSION = 1
 
@@ -160,7 +160,7 @@ def replay_moves(record: Mapping[str, Any], seed: int) -> list[tuple[dict[str, A
     played = []
     for number, entry in enumerate(record["moves"], start=1):
         seat, move = entry["seat"], entry["move"]
-        if seat not in engine.to_act(state):
+        if seat not in engine.to_act(state) and not is_resign(move):
             raise ApiError(
                 422,
                 "illegal_move",
@@ -170,7 +170,7 @@ def replay_moves(record: Mapping[str, Any], seed: int) -> list[tuple[dict[str, A
                 reason="not_your_turn",
             )
         try:
-            after = engine.play(state, seat, move)
+            after = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise ApiError(
                 422,
@@ -179,7 +179,8 @@ def replay_moves(record: Mapping[str, Any], seed: int) -> list[tuple[dict[str, A
                 move=number,
                 reason=exc.code,
             ) from exc
-        played.append((engine.log_line(state, seat, move, after), after))
+        line = resign_line(seat) if is_resign(move) else engine.log_line(state, seat, move, after)
+        played.append((line, after))
         state = after
     result = engine.result(state)
     if record["result"] is not None and record["result"] != result:

@@ -26,7 +26,7 @@ from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE
 from app.play.rooms import Rooms
 from app.play.state import RoomState, apply, from_snapshot
 from engines import get_engine
-from engines.base import Engine
+from engines.base import Engine, is_resign
 
 # how far back the step cache is searched before asking the database for a snapshot
 NEAR = 12
@@ -277,7 +277,7 @@ class Replays:
         at = step - len(moves)
         self._states.put((room_id, entry.game_no, at), game)
         for event in moves:
-            game = engine.play(game, event.data["seat"], event.data["move"])
+            game = engine.apply(game, event.data["seat"], event.data["move"])
             at += 1
             self._states.put((room_id, entry.game_no, at), game)
             self._moves.put((room_id, entry.game_no, at), (event.data["seat"], event.data["move"]))
@@ -298,6 +298,8 @@ class Replays:
         if before is None or played is None:
             raise RuntimeError(f"room {room_id}: step {step} came without the step before it")
         started = await self.started(room_id, entry, session)
+        if is_resign(played[1]):
+            return []
         return started.engine.draws(before, played[0], played[1], after)
 
     async def all_draws(self, room_id: str, entry: GameEntry) -> list[list[dict[str, Any]]]:
@@ -311,8 +313,9 @@ class Replays:
         game = engine.new_game(data["players"], data["seed"], data["options"])
         out: list[list[dict[str, Any]]] = []
         for played in await self.private_moves(room_id, entry):
-            after = engine.play(game, played["seat"], played["move"])
-            out.append(engine.draws(game, played["seat"], played["move"], after))
+            after = engine.apply(game, played["seat"], played["move"])
+            drawn = [] if is_resign(played["move"]) else engine.draws(game, **played, after=after)
+            out.append(drawn)
             game = after
         self._draws.put(key, out)
         return out
@@ -383,7 +386,9 @@ class Replays:
                 session, room_id, entry.over_seq - 1, entry.over_seq
             )
         over = rows[-1] if rows else None
-        return dict(over.public["result"]) if over is not None else None
+        # an aborted game ended with no result (docs/protocol.md, ending a game early)
+        result = over.public.get("result") if over is not None else None
+        return dict(result) if result is not None else None
 
 
 def tally(

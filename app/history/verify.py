@@ -11,7 +11,7 @@ from typing import Any
 from app.history.format import BadRecord, Record, from_json
 from app.play.fairness import IMPORTED_SALT, commitment
 from engines import get_engine
-from engines.base import BadOptions, IllegalMove
+from engines.base import BadOptions, IllegalMove, is_resign
 
 
 @dataclass(frozen=True)
@@ -106,12 +106,12 @@ def _verify(record: Record) -> Check:
         return Check(False, f"The game cannot be dealt again: {exc.message}", "options")
     for number, entry in enumerate(record.moves, start=1):
         seat, move = entry.seat, entry.move
-        if seat not in engine.to_act(state):
+        if seat not in engine.to_act(state) and not is_resign(move):
             return Check(
                 False, f"Move {number}: seat {seat + 1} may not act here.", "moves", number
             )
         try:
-            state = engine.play(state, seat, move)
+            state = engine.apply(state, seat, move)
         except IllegalMove as exc:
             return Check(False, f"Move {number} is illegal: {exc.message}", "moves", number)
     if engine.result(state) != record.result:

@@ -13,6 +13,9 @@ SEAT_TAKEN_BACK = "seat_taken_back"  # the person plays their seat again
 SEAT_RELEASED = "seat_released"  # the host freed a running seat for someone else
 HOST_CHANGED = "host_changed"  # the host hands the host's role to the person in another seat
 ALERTS_ON = "alerts_on"  # the room's first alert channel: from here on, turns may queue alerts
+SEAT_VACATED = "seat_vacated"  # a person stands up from a waiting table; the seat is free
+ROOM_SETTINGS = "room_settings"  # the host changes players, options or time of a waiting table
+ABORT_VOTE = "abort_vote"  # a seated person proposes (or agrees) to abort the running game
 
 
 # events that change the game; only these make a move stale

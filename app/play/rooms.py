@@ -405,6 +405,10 @@ class Rooms:
         def plan(state: RoomState) -> Append:
             if state.status == "playing":
                 raise ApiError(409, "game_running", "Seats can't change while a game is running.")
+            if not 0 <= seat < state.room.players:  # the host may have made the table smaller
+                raise ApiError(
+                    404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
+                )
             if state.seats[seat].taken:
                 raise seat_taken()
             public = {"seat": seat, "name": name}

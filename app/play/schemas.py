@@ -98,6 +98,23 @@ class HandHost(Strict):
     seat: int = Field(ge=0, le=MAX_SEQ, description="The seat of the person to make host.")
 
 
+class ChangeSettings(Strict):
+    """A waiting table's new settings; a field left out keeps its value."""
+
+    players: int | None = Field(None, ge=1, le=16, examples=[3])
+    options: Json | None = Field(None, examples=[{"variant": "classic"}])
+    turn_seconds: Literal[3600, 43200, 86400, 259200, 604800] | None = Field(
+        None, description="Time per move in seconds; null: no limit (send it to lift one)."
+    )
+    on_timeout: Literal["bot_move", "bot_seat"] | None = Field(
+        None, description="When time is up: bot_move or bot_seat."
+    )
+
+
+class Resign(Strict):
+    seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
+
+
 class StartGame(Strict):
     shuffle: bool | None = Field(None, description="Shuffle seats; null: the room's setting.")
 

@@ -1,12 +1,13 @@
 """Who sits where and who is host: leave, hand a seat to a bot, free it, take it back,
-claim it, and hand the host's role to someone else.
+claim it, stand up from a waiting table, and hand the host's role to someone else.
 
 A person who leaves (or whom the host replaces) keeps their token: a stand-in bot
 plays for them until they take the seat back. A seat the host frees loses its
 person for good; a bot plays it until someone claims it by the room's link. The
 host is a person (app/play/access.py): leaving keeps the role, and the host's own seat
 can't be freed; the role moves only when the host hands it to the person in another
-seat. Every change is one event in the log, appended at the expected ``seq`` like
+seat. While no game runs a seat can be put right: a person stands up (the seat is
+free again, their token worth nothing), or the host frees any seat but their own. Every change is one event in the log, appended at the expected ``seq`` like
 any other, and who may make it is checked again on each state it is tried on.
 """
 
@@ -15,11 +16,19 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.errors import ApiError, seat_taken
+from app.core.errors import ApiError, bad_token, seat_taken
 from app.play import store
 from app.play.access import hash_token, require_host, seat_in
+from app.play.actor import Actor
 from app.play.deadlines import stand_in_bot
-from app.play.kinds import HOST_CHANGED, SEAT_CLAIMED, SEAT_RELEASED, SEAT_STAND_IN, SEAT_TAKEN_BACK
+from app.play.kinds import (
+    HOST_CHANGED,
+    SEAT_CLAIMED,
+    SEAT_RELEASED,
+    SEAT_STAND_IN,
+    SEAT_TAKEN_BACK,
+    SEAT_VACATED,
+)
 from app.play.rooms import Append, Event, Rooms, new_token
 from app.play.state import RoomState
 from app.play.store import Conflict
@@ -35,6 +44,21 @@ def _seat_index(state: RoomState, seat: int) -> None:
 def _playing(state: RoomState) -> None:
     if state.status != "playing":
         raise ApiError(409, "not_playing", "No game is running in this room.")
+
+
+def _waiting(state: RoomState) -> None:
+    if state.status == "playing":
+        raise ApiError(409, "game_running", "Seats can't change this way while a game is running.")
+
+
+def _own_seat(state: RoomState, seat: int) -> None:
+    info = state.seats[seat]
+    if info.token_hash is not None and info.token_hash == state.host:
+        raise ApiError(
+            409,
+            "own_seat",
+            "The host can't give up their own seat: make someone else host first.",
+        )
 
 
 def _host(state: RoomState, token: str | None) -> None:
@@ -85,8 +109,9 @@ class Seats:
         return await self.rooms.change(room_id, plan)
 
     async def leave(self, room_id: str, token: str | None, bot: str | None = None) -> RoomState:
-        """The caller leaves the running game; a bot (theirs to choose, else the room's
-        stand-in) plays for them until they come back."""
+        """The caller leaves: a bot (theirs to choose, else the room's stand-in) plays for
+        them until they come back. In a running game for that game only (a rematch asks
+        them back); between games, or before the first, for the next game too."""
         state = await self.rooms.load(room_id)
         seat = seat_in(state, token)
         if seat is None:
@@ -94,7 +119,8 @@ class Seats:
         chosen = _bot(state, bot)
 
         def check(state: RoomState) -> None:
-            _playing(state)
+            if state.seat_with(hash_token(str(token))) != seat:
+                raise bad_token()
             _person_present(state, seat)
 
         def event(state: RoomState) -> Event:
@@ -136,49 +162,78 @@ class Seats:
         return await self._change(room_id, check, event)
 
     async def release(self, room_id: str, token: str | None, seat: int) -> RoomState:
-        """The host frees a running seat: its person is gone, a bot plays until someone claims it."""
+        """The host frees a seat. While a game runs its person is gone and a bot plays
+        until someone claims it; at a waiting table the seat is simply empty again
+        (a person, a bot or a freed seat's stand-in alike)."""
         state = await self.rooms.load(room_id)
         _host(state, token)
         _seat_index(state, seat)
 
         def check(state: RoomState) -> None:
             _host(state, token)
-            _playing(state)
+            _seat_index(state, seat)
+            _own_seat(state, seat)
             info = state.seats[seat]
-            if info.token_hash is not None and info.token_hash == state.host:
-                raise ApiError(
-                    409,
-                    "own_seat",
-                    "The host can't free their own seat: leave the game instead, "
-                    "or make someone else host first.",
-                )
-            if info.token_hash is None and info.bot is None:
+            if state.status == "playing":
+                empty = info.token_hash is None and info.bot is None
+            else:
+                empty = not info.taken and info.stand_in is None
+            if empty:
                 raise ApiError(409, "seat_free", "This seat is free already.")
 
         def event(state: RoomState) -> Event:
             info = state.seats[seat]
-            public = {
-                "seat": seat,
-                "name": info.name,
-                "bot": info.player_bot or stand_in_bot(state),
-            }
+            bot = (info.player_bot or stand_in_bot(state)) if state.status == "playing" else None
+            public = {"seat": seat, "name": info.name, "bot": bot}
             return (SEAT_RELEASED, public, public)
 
         def extra(state: RoomState) -> Callable[[Any], Awaitable[None]]:
             info = state.seats[seat]
+            waiting = state.status != "playing"
 
             async def vacate(session: Any) -> None:
-                if info.token_hash is not None:
+                if waiting:
+                    if not await store.vacate_seat(
+                        session, room_id, seat, info.token_hash, info.bot
+                    ):
+                        raise Conflict("the seat changed")
+                elif info.token_hash is not None:
                     if not await store.release_seat(session, room_id, seat, info.token_hash):
                         raise Conflict("the seat changed")
-                    for forget in self.on_release:
-                        await forget(session, room_id, info.token_hash)
                 elif not await store.set_bot(session, room_id, seat, None):
                     raise Conflict("the seat changed")
+                if info.token_hash is not None:
+                    for forget in self.on_release:
+                        await forget(session, room_id, info.token_hash)
 
             return vacate
 
         return await self._change(room_id, check, event, extra)
+
+    async def stand_up(self, room_id: str, token: str | None) -> RoomState:
+        """The caller gives up their seat at a waiting table (a seat taken by mistake):
+        it is free again and their token holds nothing here any more. The host can't,
+        while host: they hand the role on first."""
+        if token is None:
+            await self.rooms.load(room_id)  # an unknown room is reported as such first
+            raise ApiError(401, "no_token", "Only a seated player can stand up.")
+        actor = Actor.holding(token)
+
+        def plan(state: RoomState) -> Append:
+            seat = actor.seat_in(state)
+            _waiting(state)
+            _own_seat(state, seat)
+            public = {"seat": seat, "name": state.seats[seat].name}
+
+            async def vacate(session: Any) -> None:
+                if not await store.vacate_seat(session, room_id, seat, actor.token_hash, None):
+                    raise Conflict("the seat changed")
+                for forget in self.on_release:
+                    await forget(session, room_id, str(actor.token_hash))
+
+            return Append([(SEAT_VACATED, public, public)], extra=vacate)
+
+        return await self.rooms.change(room_id, plan)
 
     async def hand_host(self, room_id: str, token: str | None, seat: int) -> RoomState:
         """The host makes the person in ``seat`` the host, before, during or after a game.
@@ -191,6 +246,7 @@ class Seats:
 
         def check(state: RoomState) -> None:
             require_host(state, token, "hand the host's role to someone else")
+            _seat_index(state, seat)
             info = state.seats[seat]
             if info.token_hash is None:
                 raise ApiError(409, "not_a_person", "No person sits in this seat.")
@@ -221,6 +277,7 @@ class Seats:
             raise ApiError(403, "not_your_seat", "You can only take back your own seat.")
 
         def check(state: RoomState) -> None:
+            _seat_index(state, seat)
             if state.seats[seat].stand_in is None:
                 raise ApiError(409, "not_stood_in", "You play this seat yourself already.")
 

@@ -11,16 +11,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.play.kinds import (
+    ABORT_VOTE,
     ALERTS_ON,
     GAME_OVER,
     GAME_STARTED,
     HOST_CHANGED,
     MOVE,
     ROOM_CREATED,
+    ROOM_SETTINGS,
     SEAT_BOT,
     SEAT_CLAIMED,
     SEAT_STAND_IN,
     SEAT_TAKEN_BACK,
+    SEAT_VACATED,
     STAND_IN_EVENTS,
 )
 from app.play.store import EventRecord, RoomRecord, SeatRecord
@@ -42,6 +45,9 @@ class SeatInfo:
     token_hash: str | None = None
     stand_in: str | None = None
     once: bool = False
+    # the person chose the stand-in while no game ran: it plays their seat in the next
+    # game too; a stand-in of a running game ends with it (the person is asked back)
+    kept: bool = False
 
     @property
     def taken(self) -> bool:
@@ -79,6 +85,10 @@ class RoomState:
     game_imported: bool = False
     # the host's token hash: a person, whichever seat they sit in (app/play/access.py)
     host: str | None = None
+    # the token hashes of the seated people who want the running game aborted
+    abort_votes: frozenset[str] = frozenset()
+    # the last game ended by agreement, not by the rules (it counts in no tally)
+    aborted: bool = False
 
     @property
     def engine(self) -> Engine[Any]:
@@ -154,24 +164,32 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(name=data["name"], token_hash=data["token_hash"])
         return replace(state, seq=event.seq, seats=tuple(seats))
+    if event.kind == SEAT_VACATED:
+        return replace(state, seq=event.seq, seats=_with(state.seats, data["seat"], SeatInfo()))
+    if event.kind == ROOM_SETTINGS:
+        players = data["players"]
+        added = tuple(SeatInfo() for _ in range(players - len(state.seats)))
+        room = replace(state.room, players=players, options=data["options"], rules=data["rules"])
+        return replace(state, seq=event.seq, room=room, seats=state.seats[:players] + added)
+    if event.kind == ABORT_VOTE:
+        votes = state.abort_votes | {data["token_hash"]}
+        return replace(state, seq=event.seq, abort_votes=votes)
     if event.kind == SEAT_BOT:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
         return replace(state, seq=event.seq, seats=tuple(seats))
     if event.kind in STAND_IN_EVENTS:
-        return replace(state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data))
+        between = state.status != "playing"
+        return replace(
+            state, seq=event.seq, seats=_stand_in(state.seats, event.kind, data, between)
+        )
     if event.kind == GAME_STARTED:
         engine = get_engine(data["engine"])
         game = engine.new_game(data["players"], data["seed"], data["options"])
         return replace(
             state,
             seq=event.seq,
-            seats=tuple(
-                replace(state.seats[source], stand_in=None, once=False)
-                if state.seats[source].once
-                else state.seats[source]
-                for source in data["order"]
-            ),
+            seats=tuple(_seated_for_start(state.seats[source]) for source in data["order"]),
             mover=None,
             game_seq=event.seq,
             game_no=data["game_no"],
@@ -180,12 +198,14 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             game=game,
             moves_since_snapshot=0,
             game_imported=bool(data.get("imported")),
+            abort_votes=frozenset(),
+            aborted=False,
         )
     if event.kind == MOVE:
         game = (
             played
             if played is not None
-            else state.engine.play(state.game, data["seat"], data[MOVE])
+            else state.engine.apply(state.game, data["seat"], data[MOVE])
         )
         mover = state.seats[data["seat"]]
         after = (
@@ -205,7 +225,14 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
     if event.kind == ALERTS_ON:
         return replace(state, seq=event.seq, alerts=True)
     if event.kind == GAME_OVER:
-        return replace(state, seq=event.seq, game_seq=event.seq, status="finished")
+        return replace(
+            state,
+            seq=event.seq,
+            game_seq=event.seq,
+            status="finished",
+            abort_votes=frozenset(),
+            aborted=bool(data.get("aborted")),
+        )
     return replace(state, seq=event.seq)
 
 
@@ -213,14 +240,24 @@ def _with(seats: tuple[SeatInfo, ...], index: int, seat: SeatInfo) -> tuple[Seat
     return (*seats[:index], seat, *seats[index + 1 :])
 
 
-def _stand_in(seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any]) -> tuple[SeatInfo, ...]:
+def _seated_for_start(seat: SeatInfo) -> SeatInfo:
+    """Who plays a seat when a game starts: the person again, unless they chose a bot
+    for it between games (a one-move stand-in never outlasts a game either)."""
+    if seat.once or (seat.token_hash is not None and seat.stand_in and not seat.kept):
+        return replace(seat, stand_in=None, once=False, kept=False)
+    return seat
+
+
+def _stand_in(
+    seats: tuple[SeatInfo, ...], kind: str, data: dict[str, Any], between: bool = False
+) -> tuple[SeatInfo, ...]:
     """A bot steps in for a seat's person, the person comes back, or the host frees the seat."""
     index = data["seat"]
     seat = seats[index]
     if kind == SEAT_STAND_IN:
-        seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")))
+        seat = replace(seat, stand_in=data["bot"], once=bool(data.get("once")), kept=between)
     elif kind == SEAT_TAKEN_BACK:
-        seat = replace(seat, stand_in=None, once=False)
+        seat = replace(seat, stand_in=None, once=False, kept=False)
     else:  # seat_released: the person is gone; a bot plays until someone claims the seat
         seat = SeatInfo(stand_in=data["bot"])
     return _with(seats, index, seat)
@@ -237,6 +274,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "imported": state.imported,
         "game_imported": state.game_imported,
         "host": state.host,
+        "abort_votes": sorted(state.abort_votes),
+        "aborted": state.aborted,
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -245,6 +284,7 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
                 "token_hash": s.token_hash,
                 "stand_in": s.stand_in,
                 "once": s.once,
+                "kept": s.kept,
             }
             for s in state.seats
         ],
@@ -271,4 +311,6 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         imported=data.get("imported", False),
         game_imported=data.get("game_imported", False),
         host=data.get("host"),
+        abort_votes=frozenset(data.get("abort_votes", ())),
+        aborted=bool(data.get("aborted", False)),
     )

@@ -571,6 +571,44 @@ async def release_seat(session: AsyncSession, room_id: str, seat: int, token_has
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
+async def vacate_seat(
+    session: AsyncSession, room_id: str, seat: int, token_hash: str | None, bot: str | None
+) -> bool:
+    """Empty ``seat`` of a waiting table; False unless it still holds ``token_hash`` and ``bot``."""
+    token = Seat.token_hash.is_(None) if token_hash is None else Seat.token_hash == token_hash
+    held = Seat.bot.is_(None) if bot is None else Seat.bot == bot
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, token, held)
+        .values(name=None, token_hash=None, bot=None, stand_in=None)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+async def change_settings(
+    session: AsyncSession,
+    room_id: str,
+    players: int,
+    options: Mapping[str, Any],
+    rules: Mapping[str, Any],
+) -> bool:
+    """A waiting table's new player count, options and rules: seats past the count go
+    (False, and nothing changes, if a person sits in one), missing seats are added."""
+    rows = list(await session.scalars(select(Seat).where(Seat.room_id == room_id)))
+    if any(row.seat >= players and row.token_hash is not None for row in rows):
+        return False
+    await session.execute(delete(Seat).where(Seat.room_id == room_id, Seat.seat >= players))
+    for seat in range(len(rows), players):
+        session.add(Seat(room_id=room_id, seat=seat))
+    await session.execute(
+        update(Room)
+        .where(Room.id == room_id)
+        .values(players=players, options=dict(options), rules=dict(rules))
+    )
+    await session.flush()
+    return True
+
+
 @dataclass(frozen=True)
 class BotRoom:
     id: str

@@ -75,6 +75,9 @@ def room_info(
         # moves so far and, for a card game, the seed, so may know every hand
         "imported": state.imported or state.game_imported,
         "game_imported": state.game_imported,
+        # the game ended by agreement (no result); the seats that agree to abort the running one
+        "aborted": state.aborted,
+        "abort_votes": [i for i, s in enumerate(state.seats) if s.token_hash in state.abort_votes],
         "seats": seat_list(state, seats, online, to_act),
     }
 
@@ -120,7 +123,9 @@ class StateMessages:
         self.state = state
         game = state.game
         engine = state.engine
-        self.to_act: list[int] = engine.to_act(game) if game is not None else []
+        # an aborted game stopped where it stood: nobody is to act in it any more
+        playing = game is not None and state.status == "playing"
+        self.to_act: list[int] = engine.to_act(game) if playing else []
         self.result = engine.result(game) if game is not None else None
         self.room = room_info(state, seats, online, self.to_act)
         self._views: dict[int | None, Any] = {}

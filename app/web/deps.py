@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from app.live.hub import Hub
     from app.live.presence import Presence
     from app.play.deadlines import Deadlines
+    from app.play.endings import Endings
     from app.play.rooms import Rooms
     from app.play.seats import Seats
+    from app.play.table_settings import TableSettings
 
 
 class Backend(Protocol):
@@ -45,6 +47,8 @@ class Backend(Protocol):
     redis: RedisLink | None
     rooms: Rooms
     seats: Seats
+    table_settings: TableSettings
+    endings: Endings
     deadlines: Deadlines
     replays: Replays
     doorbell: Doorbell

@@ -48,6 +48,8 @@ async def history(room: str, rep: Rep) -> dict[str, Any]:
                 "game_no": entry.game_no,
                 "engine": started.data["engine"],
                 "status": "finished" if entry.over else "playing",
+                # ended by agreement: no result, and no win in the tally
+                "aborted": entry.over and result is None,
                 "steps": entry.steps,
                 "names": list(started.names),
                 "bots": list(started.bots),

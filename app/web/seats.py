@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from app.play.access import seat_in
 from app.play.deadlines import turn_seconds, with_clocks
-from app.play.schemas import HandHost, HandOver, Leave
+from app.play.schemas import ChangeSettings, HandHost, HandOver, Leave, Resign
 from app.play.views import room_info
 from app.web.deps import ERRORS, RoomId, Svc, Token, room_message, state_message
 
@@ -27,6 +27,39 @@ async def hand_over(
     room: str, seat: int, svc: Svc, token: Token, body: HandOver | None = None
 ) -> dict[str, Any]:
     state = await svc.seats.hand_over(room, token, seat, body.bot if body else None)
+    return await room_message(svc, state)
+
+
+@router.post("/rooms/{room}/resign", summary="Resign the running game")
+async def resign(
+    room: RoomId, svc: Svc, token: Token, body: Resign | None = None
+) -> dict[str, Any]:
+    state = await svc.endings.resign(room, token, body.seq if body else None)
+    return await state_message(svc, state, seat_in(state, token))
+
+
+@router.post("/rooms/{room}/abort", summary="Propose, or agree, to abort the running game")
+async def abort(room: RoomId, svc: Svc, token: Token) -> dict[str, Any]:
+    state = await svc.endings.abort_vote(room, token)
+    return await state_message(svc, state, seat_in(state, token))
+
+
+@router.post("/rooms/{room}/stand-up", summary="Give up your seat at a waiting table")
+async def stand_up(room: RoomId, svc: Svc, token: Token) -> dict[str, Any]:
+    state = await svc.seats.stand_up(room, token)
+    return await state_message(svc, state, None)
+
+
+@router.post("/rooms/{room}/settings", summary="The host changes a waiting table's settings")
+async def change_settings(
+    room: RoomId, body: ChangeSettings, svc: Svc, token: Token
+) -> dict[str, Any]:
+    rules: dict[str, Any] = {
+        k: getattr(body, k) for k in ("turn_seconds", "on_timeout") if k in body.model_fields_set
+    }
+    if rules.get("on_timeout", "") is None:
+        del rules["on_timeout"]
+    state = await svc.table_settings.change(room, token, body.players, body.options, rules)
     return await room_message(svc, state)
 
 

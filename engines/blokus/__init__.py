@@ -173,6 +173,9 @@ class BlokusEngine(Engine[State]):
     def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
         return view.log_line(before, seat, after)
 
+    def resign(self, state: State, seat: int) -> State:
+        return rules.resign(state, seat)
+
     def dump(self, state: State) -> JSON:
         table = state.table
         return {

@@ -25,7 +25,7 @@ is asked once whether it has any move, and those that have none are marked out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import not_
 
@@ -237,6 +237,22 @@ def next_colour(colour: int, out: tuple[bool, ...]) -> int | None:
         if not out[candidate]:
             return candidate
     return None
+
+
+def resign(state: State, seat: int) -> State:
+    """``seat`` resigns: its colours place no more, as if blocked, and its pieces stay
+    on the board and score as they lie. In a three-player game the shared green stops
+    too, since one of the three who take turns with it is gone (docs/rules.md BLOKUS-14)."""
+    if state.turn is None:
+        raise IllegalMove("The game is over.", code="game_over")
+    gone = set(owned_colours(state, seat))
+    if state.variant == "classic" and state.players == 3:
+        gone.add(GREEN)
+    if all(state.out[colour] for colour in owned_colours(state, seat)):
+        raise IllegalMove("Your colours are out of the game already.", code="out")
+    out = tuple(flag or colour in gone for colour, flag in enumerate(state.out))
+    turn = state.turn if not out[state.turn] else next_colour(state.turn, out)
+    return replace(state, out=out, turn=turn)
 
 
 def controller(state: State, colour: int) -> int:

@@ -46,6 +46,9 @@ class MEngine(Engine[State]):
     def result(self, state: State) -> JSON | None:
         return result(state)
 
+    def resign(self, state: State, seat: int) -> State:
+        return rules.resign(state, seat)
+
     def dump(self, state: State) -> JSON:
         return dump(state)
 

@@ -15,7 +15,7 @@ from engines.base import IllegalMove
 from engines.m import table
 from engines.m.cards import CLASHES, DECK, HAND_SIZE, KEEP, SHARED, START_CELLS, TOKENS_EACH
 from engines.m.moves import Line, Move, Pass, Place, Take
-from engines.m.state import LINES, State, table_of
+from engines.m.state import LINES, RESIGNED, State, table_of
 from engines.m.table import Cell
 from engines.prng import seed_state, shuffled
 
@@ -376,3 +376,11 @@ def play(state: State, seat: int, move: Move) -> State:
             raise _refuse(f"The {move.line} does not qualify for scoring.", "line_not_offered")
         return _start_scoring(replace(state, lines=()), move.line)
     return _take(state, seat, move.card)
+
+
+def resign(state: State, seat: int) -> State:
+    """``seat`` resigns: the game ends at once and the seat ranks last; the others are
+    ranked by the points they hold now (docs/rules.md M-23)."""
+    if state.phase == "over":
+        raise IllegalMove("The game is over.", code="game_over")
+    return replace(state, phase="over", ended=RESIGNED, resigned=seat)

@@ -19,6 +19,8 @@ PHASES = ("play", "line", "take", "over")
 LINES = ("row", "col")
 # The ends of docs/rules.md M-16 to M-20, in that order.
 END_REASONS = ("final_scoring", "hands_empty", "all_passed", "jammed", "guard")
+# A player resigned: the game ends with them last (docs/rules.md M-23).
+RESIGNED = "resigned"
 # Version 1 of the rules ended a game after two idle rounds; its snapshots still load.
 LEGACY_END_REASONS = ("stalled",)
 
@@ -50,6 +52,7 @@ class State:
     taker: int = 0
     idle: int = 0
     ended: str | None = None
+    resigned: int | None = None  # the seat that resigned, once one did
 
     @cached_property
     def grid(self) -> dict[Cell, int]:
@@ -88,7 +91,7 @@ def _ids(cards: tuple[int, ...]) -> list[str]:
 
 def dump(state: State) -> JSON:
     """A complete, JSON-ready snapshot of ``state``."""
-    return {
+    data: JSON = {
         "players": state.players,
         "rng": state.rng,
         "pile": _ids(state.pile),
@@ -107,6 +110,9 @@ def dump(state: State) -> JSON:
         "idle": state.idle,
         "ended": state.ended,
     }
+    if state.resigned is not None:  # only then: older snapshots and transcripts stay as they were
+        data["resigned"] = state.resigned
+    return data
 
 
 def _cards(value: Any) -> tuple[int, ...]:
@@ -141,6 +147,8 @@ def load(data: Mapping[str, Any]) -> State:
             taker=int(data["taker"]),
             idle=int(data["idle"]),
             ended=str(data["ended"]) if data["ended"] is not None else None,
+            # snapshots from before resigning existed have no such key
+            resigned=int(data["resigned"]) if data.get("resigned") is not None else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"Not a snapshot of a game of M: {exc}") from exc
@@ -169,7 +177,7 @@ def _check(state: State) -> None:
         problems.append("turn and taker must be seats")
     if state.phase not in PHASES or any(line not in LINES for line in state.lines):
         problems.append("unknown phase or line")
-    if state.ended is not None and state.ended not in END_REASONS + LEGACY_END_REASONS:
+    if state.ended is not None and state.ended not in (*END_REASONS, RESIGNED, *LEGACY_END_REASONS):
         problems.append("unknown end reason")
     if len({(r, c) for r, c, _ in state.table}) != len(state.table):
         problems.append("two cards share a cell")

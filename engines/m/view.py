@@ -43,8 +43,9 @@ The view, a JSON object (a renderer relies on this shape)::
       },
       "scores": [{"tokens": 6, "token_points": 60, "colours": {"red": 30},
                   "best": ["red"], "total": 90}, ...],   # preview per seat
-      "ended": null | "final_scoring" | "hands_empty" | "all_passed" | "jammed" | "guard",
-                                     # ("stalled" only in games of rules version 1)
+      "ended": null | "final_scoring" | "hands_empty" | "all_passed" | "jammed" | "guard"
+               | "resigned",         # ("stalled" only in games of rules version 1)
+      "resigned": null | 2,          # the seat that resigned (it ranks last)
       "result": null | {"scores": [...], "ranks": [...]}
     }
 
@@ -54,7 +55,7 @@ The view, a JSON object (a renderer relies on this shape)::
 
 from __future__ import annotations
 
-from engines.base import JSON, shared_ranks
+from engines.base import JSON, ranks_with_last, shared_ranks
 from engines.m import table
 from engines.m.cards import BOX, DECK
 from engines.m.moves import Line, Move, Pass, Place
@@ -74,6 +75,8 @@ def result(state: State) -> JSON | None:
     if state.phase != "over":
         return None
     scores = [score(state.tokens[s], state.collections[s]) for s in range(state.players)]
+    if state.resigned is not None:  # docs/rules.md M-23
+        return {"scores": scores, "ranks": ranks_with_last(scores, state.resigned)}
     return {"scores": scores, "ranks": shared_ranks(scores)}
 
 
@@ -166,6 +169,7 @@ def view(state: State, seat: int | None) -> JSON:
         "scoring": _scoring(state),
         "scores": [breakdown(state.tokens[s], state.collections[s]) for s in range(state.players)],
         "ended": state.ended,
+        "resigned": state.resigned,
         "result": result(state),
     }
 

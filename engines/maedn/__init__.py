@@ -9,11 +9,12 @@ only binds them to the contract.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from engines.base import JSON, BadOptions, Bot, Engine, shared_ranks
+from engines.base import JSON, BadOptions, Bot, Engine, IllegalMove, ranks_with_last, shared_ranks
 from engines.maedn import bots, log, rules, view
-from engines.maedn.state import State, dump_state, load_state, new_state
+from engines.maedn.state import END_RESIGNED, State, dump_state, load_state, new_state
 
 
 class MaednEngine(Engine[State]):
@@ -48,7 +49,19 @@ class MaednEngine(Engine[State]):
         after a stall, everyone is ranked by points, ties sharing a rank."""
         if not state.over:
             return None
+        if state.resigned is not None:  # docs/rules.md MAEDN-19
+            return {
+                "scores": list(state.scores),
+                "ranks": ranks_with_last(state.scores, state.resigned),
+            }
         return {"scores": list(state.scores), "ranks": shared_ranks(state.scores)}
+
+    def resign(self, state: State, seat: int) -> State:
+        """``seat`` resigns: the game ends at once, the seat ranks last and the others
+        by their points now; nobody is the winner (docs/rules.md MAEDN-19)."""
+        if state.over:
+            raise IllegalMove("The game is over.", code="game_over")
+        return replace(state, end=END_RESIGNED, resigned=seat)
 
     def dump(self, state: State) -> JSON:
         return dump_state(state)

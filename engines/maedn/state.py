@@ -21,6 +21,7 @@ Rows = tuple[Row, ...]
 
 END_TARGET = "target"
 END_STALLED = "stalled"
+END_RESIGNED = "resigned"  # a player resigned: the game ends with them last
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class State:
     rng: int
     winner: int | None = None
     end: str | None = None
+    resigned: int | None = None  # the seat that resigned, once one did
 
     @property
     def over(self) -> bool:
@@ -111,7 +113,7 @@ def draw_up(
 
 def dump_state(state: State) -> dict[str, Any]:
     """A complete JSON-ready snapshot of ``state``."""
-    return {
+    data: dict[str, Any] = {
         "players": state.players,
         "turn": state.turn,
         "hands": [list(hand) for hand in state.hands],
@@ -126,6 +128,9 @@ def dump_state(state: State) -> dict[str, Any]:
         "winner": state.winner,
         "end": state.end,
     }
+    if state.resigned is not None:  # only then: older snapshots and transcripts stay as they were
+        data["resigned"] = state.resigned
+    return data
 
 
 def _ints(values: Any) -> tuple[int, ...]:
@@ -164,6 +169,8 @@ def load_state(data: Mapping[str, Any]) -> State:
             rng=int(data["rng"]),
             winner=None if winner is None else int(winner),
             end=None if end is None else str(end),
+            # snapshots from before resigning existed have no such key
+            resigned=None if data.get("resigned") is None else int(data["resigned"]),
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a Mensch ärgere Dich nicht snapshot: {exc}") from None

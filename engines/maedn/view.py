@@ -39,7 +39,8 @@ The view is a JSON object of exactly this shape (``seat`` ``None`` = spectator):
                                                # limit the game ends (stall rule, rules.py)
       "over": false,
       "winner": null,                   # seat that reached the target, else null
-      "end": null                       # null, "target" or "stalled"
+      "end": null,                      # null, "target", "stalled" or "resigned"
+      "resigned": null                  # the seat that resigned (it ranks last), else null
     }
 """
 
@@ -92,4 +93,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "over": state.over,
         "winner": state.winner,
         "end": state.end,
+        "resigned": state.resigned,
     }

@@ -166,6 +166,22 @@ export const makeHost = (id, seat, token) => request("POST", `${room(id)}/host`,
 /** @param {string} id @param {number} seat @param {string|null} token @returns {Promise<RoomInfo>} */
 export const freeSeat = (id, seat, token) => request("POST", `${room(id)}/seats/${seat}/free`, { token });
 
+/** Resign the running game. @param {string} id @param {string|null} token @param {number} seq @returns {Promise<StateMessage>} */
+export const resign = (id, token, seq) => request("POST", `${room(id)}/resign`, { token, body: { seq } });
+
+/** Propose, or agree, to abort the running game. @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
+export const abortGame = (id, token) => request("POST", `${room(id)}/abort`, { token });
+
+/** Give up your seat at a waiting table; answers the spectator's state. @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
+export const standUp = (id, token) => request("POST", `${room(id)}/stand-up`, { token });
+
+/**
+ * The host changes a waiting table's settings.
+ * @param {string} id @param {{players?: number, options?: Record<string, unknown>, turn_seconds?: number|null}} body @param {string|null} token
+ * @returns {Promise<RoomInfo>}
+ */
+export const changeSettings = (id, body, token) => request("POST", `${room(id)}/settings`, { token, body });
+
 /**
  * @typedef {object} Deadlines
  * @property {number} seq

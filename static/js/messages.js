@@ -33,6 +33,8 @@
  * @property {number} game_no
  * @property {boolean} [imported] the table was made from an imported game record
  * @property {boolean} [game_imported] the game now at the table is that record's game
+ * @property {boolean} [aborted] the last game was aborted by agreement (it has no result)
+ * @property {number[]} [abort_votes] the seats whose people agree to abort the running game
  * @property {Seat[]} seats
  */
 

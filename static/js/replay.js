@@ -92,7 +92,7 @@ function names() {
 /** @param {any} move */
 function moveText(move) {
   const lines = describeEvent(
-    { seq: move.seq, kind: "move", seat: move.seat, log: move.log },
+    { seq: move.seq, kind: "move", seat: move.seat, log: move.log, resigned: move.resigned },
     { names: names(), t, lang: lang(), describeMove: game?.describeMove ?? null },
   );
   return lines.map((line) => line.text).join(" ");

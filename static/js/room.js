@@ -25,6 +25,7 @@ import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js
 import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
+import { settingsForm } from "./room/settings.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
@@ -311,8 +312,8 @@ function render() {
       },
     });
   } else el.result.hidden = true;
-  const over = room.status === "finished" && current.result;
-  announcer.update(lines, over ? `${t("result.game_over")} ${resultHeadline(current, names(), t, lang())}` : room.status === "playing" ? boardStatus() : el.sub.textContent ?? "");
+  const over = room.status === "finished" && (current.result || room.aborted);
+  announcer.update(lines, over ? `${t("result.game_over")} ${room.aborted ? t("log.aborted") : resultHeadline(current, names(), t, lang())}` : room.status === "playing" ? boardStatus() : el.sub.textContent ?? "");
   if (results && resultFocusedFor !== room.game_no) {
     // the game just ended (or the page opened on its result): the keyboard starts at the result
     resultFocusedFor = room.game_no;
@@ -363,6 +364,9 @@ function renderSeatList() {
     onHandOver: (seat) => void handOver(seat),
     onFree: (seat) => void freeSeat(seat),
     onMakeHost: (seat) => void makeHost(seat),
+    onStandUp: () => void standUp(),
+    onResign: () => void resign(),
+    onAbort: () => void abortVote(),
   });
 }
 
@@ -379,8 +383,62 @@ function botChoice(label) {
   return { label, value, options: bots.map((b) => ({ value: b.name, label: botLabel(b.name, t) })) };
 }
 
+async function resign() {
+  const ok = await confirmDialog({ title: t("seat.resign_title"), text: t("seat.resign_text"), confirm: t("seat.resign_confirm"), cancel: t("common.cancel") });
+  if (!ok || !current) return;
+  try {
+    adopt(await api.resign(roomId, token, current.seq));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+async function abortVote() {
+  const first = !(current?.room.abort_votes ?? []).length;
+  const ok = await confirmDialog({
+    title: t(first ? "seat.abort_propose_title" : "seat.abort_agree_title"),
+    text: t("seat.abort_text"),
+    confirm: t(first ? "seat.abort_propose" : "seat.abort_agree"),
+    cancel: t("common.cancel"),
+  });
+  if (!ok) return;
+  try {
+    adopt(await api.abortGame(roomId, token));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+async function standUp() {
+  const ok = await confirmDialog({ title: t("seat.stand_up_title"), text: t("seat.stand_up_text"), confirm: t("seat.stand_up_confirm"), cancel: t("common.cancel") });
+  if (!ok) return;
+  try {
+    const msg = await api.standUp(roomId, token);
+    // the token holds nothing here any more: watch as a spectator, free to sit down again
+    seats.remove(roomId);
+    token = null;
+    choice = { token: null, kept: null, trial: false };
+    socket.setToken(null);
+    adopt(msg);
+    toast(t("seat.stood_up"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** @param {import("./room/settings.js").NewSettings} body */
+async function saveSettings(body) {
+  try {
+    await api.changeSettings(roomId, body, token);
+    toast(t("settings.saved"), { kind: "success", timeout: 2500 });
+  } catch (err) {
+    toastError(err);
+  }
+}
+
 async function leave() {
-  const words = { title: t("seat.leave_title"), text: t("seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") };
+  const between = current?.room.status !== "playing";
+  const words = { title: t(between ? "seat.leave_next_title" : "seat.leave_title"), text: t(between ? "seat.leave_next_text" : "seat.leave_text"), confirm: t("seat.leave_confirm"), cancel: t("common.cancel") };
   const bot = await confirmChoice(words, botChoice(t("seat.stand_in_choice")));
   if (bot === null) return;
   try {
@@ -424,7 +482,7 @@ async function freeSeat(seat) {
   const name = names()[seat] ?? "";
   const ok = await confirmDialog({
     title: t("seat.free_title", { name }),
-    text: t("seat.free_text", { name }),
+    text: t(current?.room.status === "playing" ? "seat.free_text" : "seat.free_waiting_text", { name }),
     confirm: t("seat.free_confirm"),
     cancel: t("common.cancel"),
   });
@@ -464,6 +522,7 @@ function renderLobby() {
   const taken = room.seats.filter((s) => s.kind !== "empty").length;
   const full = taken === room.players;
   const host = room.host_seat == null ? "" : names()[room.host_seat] ?? "";
+  const info = games.find((g) => g.name === room.game);
   el.lobby.hidden = false;
   replace(
     el.lobby,
@@ -481,7 +540,22 @@ function renderLobby() {
             full ? null : h("p", { class: "muted small" }, t("lobby_room.need_players")),
           )
         : h("p", { class: "muted" }, t("lobby_room.wait_host", { name: host })),
+    info && you != null && you === room.host_seat ? hostSettings(room, info) : null,
   );
+}
+
+/** @type {{key: string, form: HTMLElement}|null} the host's settings form, kept while it is filled in */
+let settingsShown = null;
+
+/**
+ * The host's settings form, built anew only when the settings or the language change
+ * (a push for anything else leaves what the host is choosing alone).
+ * @param {StateMessage["room"]} room @param {import("./api.js").GameInfo} info
+ */
+function hostSettings(room, info) {
+  const key = JSON.stringify([room.players, room.options, room.rules, lang()]);
+  if (settingsShown?.key !== key) settingsShown = { key, form: settingsForm(room, info, t, saveSettings) };
+  return settingsShown.form;
 }
 
 function renderBoard() {
@@ -617,7 +691,7 @@ api
   .gameList()
   .then((list) => {
     games = list;
-    renderSeatList();
+    render();
   })
   .catch(() => {
     // without the list the host can still seat people; bot seats stay as they are

@@ -85,6 +85,13 @@ class SecretEngine(Engine[SecretState]):
         scores = [1 if s == state.winner else 0 for s in range(state.players)]
         return {"scores": scores, "ranks": shared_ranks(scores)}
 
+    def resign(self, state: SecretState, seat: int) -> SecretState:
+        """The game ends; the next seat wins (enough for the service tests)."""
+        if state.winner is not None:
+            raise IllegalMove("The game is over.", code="game_over")
+        winner = (seat + 1) % state.players
+        return SecretState(state.players, state.words, state.total, state.turn, winner)
+
     def dump(self, state: SecretState) -> dict[str, Any]:
         return {
             "players": state.players,

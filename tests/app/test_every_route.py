@@ -196,7 +196,17 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/kinds"): [{"channel": "push", "kinds": {"chat": True}}],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
         ("POST", f"{room}/leave"): [{"bot": None}],
+        # the stale one first: a resignation that lands ends the table's running game
+        ("POST", f"{room}/resign"): [{"seq": 0}, {"seq": 2**40}, {"seq": "x"}],
         ("POST", f"{room}/host"): [{"seat": 1}],
+        # a waiting table's settings: real, and refused ones (the room is running a game,
+        # so the real one is refused too; the lobby's answers are in test_waiting_table.py)
+        ("POST", f"{room}/settings"): [
+            {"players": 2, "turn_seconds": 3600},
+            {"players": 2**40},
+            {"options": {"variant": "\u0000"}},
+            {"on_timeout": "never"},
+        ],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
         ("POST", "/api/records/{format}"): [
             ("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])"),

@@ -15,7 +15,16 @@ waits for every socket to catch up, and then checks the room against its own log
 - no socket missed an event between its hello and the room's last seq, and no
   message carried an event past its own seq;
 - every running game has someone in each seat and can be played to its end (the
-  rematch rounds play theirs to the end on the server).
+  rematch rounds play theirs to the end on the server);
+- a waiting table's seats and settings changed only while no game ran: a seat stood
+  up from by the token holding it (never the host's), a seat freed and the settings
+  changed by the host, no person left in a seat the settings took away;
+- a resignation came from the token holding the seat, each vote to abort too, and a
+  game was aborted only once every person seated then had agreed; a seat taken back
+  by its own token.
+
+The operations added for the waiting table and for ending a game (``LATER``) race
+every other operation once per test, however many rounds the older pairs run.
 
 Sockets ask for the plain or the compact legal moves at random. The same rounds run
 once more against two processes on one PostgreSQL database and Redis, each socket and
@@ -60,8 +69,18 @@ OPERATIONS = [
     "chat",
     "rematch",
     "host",
+    "stand_up",
+    "free_seat",
+    "settings",
+    "resign",
+    "abort_vote",
+    "take_back",
 ]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
+# the operations of a waiting table and of ending a game early: their pairs run once a test
+LATER = frozenset({"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back"})
+WAITING = frozenset({"stand_up", "free_seat", "settings"})
+RUNNING = frozenset({"move", "resign", "abort_vote", "take_back"})
 # the races that once went wrong (a hello answered for the seat its token held before a
 # shuffled start, a bot seat freed while the game started) run more often
 AGAIN = {
@@ -203,6 +222,7 @@ class Room:
     sockets: list[Socket] = field(default_factory=list)
     sent: list[Sent] = field(default_factory=list)
     host: str = ""  # the host's token: Anna's, until she hands the role on
+    voter: str | None = None  # the last person to agree to abort, once the others have
 
     def __post_init__(self) -> None:
         self.host = self.host or self.tokens[0]
@@ -316,6 +336,45 @@ class Race:
             await self.op_chat(room)
         elif name == "host":
             await self.op_host(room)
+        elif name == "stand_up":
+            others = [t for t in room.tokens if t != host]
+            token = self.rng.choice(others)
+            response = await self.call("POST", f"{room.id}/stand-up", token)
+            if response.status_code == 200:
+                room.sent.append(Sent(token, "seat_vacated", response.json()["seq"]))
+        elif name == "free_seat":
+            seat = self.rng.choice([1, 2])
+            response = await self.call("POST", f"{room.id}/seats/{seat}/free", host)
+            if response.status_code == 200:
+                room.sent.append(Sent(host, "seat_released", response.json()["seq"]))
+        elif name == "settings":
+            body = self.rng.choice(
+                [{"players": 2}, {"players": 4}, {"players": 3}, {"turn_seconds": 3600}]
+            )
+            response = await self.call("POST", f"{room.id}/settings", host, json=body)
+            if response.status_code == 200:
+                room.sent.append(Sent(host, "room_settings", response.json()["seq"]))
+        elif name == "resign":
+            token = self.rng.choice(room.tokens)
+            response = await self.call("POST", f"{room.id}/resign", token)
+            if response.status_code == 200:
+                room.sent.append(Sent(token, "move", response.json()["seq"]))
+        elif name == "abort_vote":
+            await self.op_abort(room, room.voter)
+        elif name == "take_back":
+            if len(room.tokens) < 2:  # Ben stood up, or was freed, in an earlier round
+                return
+            sock = room.socket_of(room.tokens[1])
+            seat = (sock.latest or {}).get("you") if sock is not None else None
+            if seat is not None:
+                await self.call("POST", f"{room.id}/seats/{seat}/take-back", room.tokens[1])
+
+    async def op_abort(self, room: Room, token: str | None) -> None:
+        """``token`` (any seated one if None) agrees to abort the running game."""
+        token = token or self.rng.choice(room.tokens)
+        response = await self.call("POST", f"{room.id}/abort", token)
+        if response.status_code == 200:
+            room.sent.append(Sent(token, "abort_vote", response.json()["seq"]))
 
     async def op_hello(self, room: Room) -> None:
         """New sockets for every token and a spectator; a seat shown a turn plays at once."""
@@ -381,8 +440,15 @@ class Race:
         self.rounds += 1
         starts = {"start", "start_shuffled"} & set(pair)
         third = self.rng.choice(["bot", "Cleo"])
+        waiting = WAITING & set(pair)
         if "rematch" in pair:
             room = await self.finished_room()
+        elif waiting and (RUNNING & set(pair)):
+            room = await self.new_room("Cleo", started=self.rng.random() < 0.5)
+        elif waiting:
+            room = await self.new_room(self.rng.choice(["Cleo", "bot"]))
+        elif RUNNING & set(pair) - {"move"}:
+            room = await self.new_room(third, started=True)
         elif "claim" in pair or ("set_bot" in pair and not starts):
             room = await self.new_room("free")
         elif starts:
@@ -392,10 +458,12 @@ class Race:
         else:
             room = await self.new_room(third, started=self.rng.random() < 0.5)
         await self.watch(room)
+        await self.prepare(room, pair)
         await asyncio.gather(*(self.op(name, room) for name in pair))
         # a claim may have seated Cleo after the sockets opened: she watches too
+        seated = await self.seated_tokens(room)
         for token in room.tokens:
-            if room.socket_of(token) is None:
+            if room.socket_of(token) is None and token in seated:
                 room.sockets.append(await self.socket(room, token))
         await self.check(room, pair)
         if "rematch" in pair:
@@ -404,6 +472,28 @@ class Race:
             self.finished = room
         else:
             await self.close(room)
+
+    async def prepare(self, room: Room, pair: tuple[str, str]) -> None:
+        """What a pair needs before it races: Ben away for a take-back; for an abort,
+        every person's vote but one, whose vote the race then casts."""
+        room.voter = None
+        info = (await self.call("GET", room.id)).json()
+        if info["status"] != "playing":
+            return
+        if "take_back" in pair and len(room.tokens) > 1:
+            response = await self.call("POST", f"{room.id}/leave", room.tokens[1])
+            assert response.status_code == 200, response.text
+        if "abort_vote" in pair:
+            people = list(room.tokens)
+            self.rng.shuffle(people)
+            room.voter = people[0]
+            for token in people[1:]:
+                await self.op_abort(room, token)
+
+    async def seated_tokens(self, room: Room) -> set[str]:
+        """The tokens that hold a seat now (a stood-up or freed one holds none)."""
+        _, states = await self.log(room)
+        return {t for t in room.tokens if states[-1].seat_with(hash_token(t)) is not None}
 
     # -- checks ----------------------------------------------------------------
 
@@ -422,8 +512,10 @@ class Race:
         where = f"round {self.rounds} {pair} in room {room.id}"
         while True:  # a bot may still be moving: wait until no bot is to act
             head = await self.head(room)
+            seated = await self.seated_tokens(room)
             for sock in room.sockets:
-                await sock.at(head)
+                if sock.token is None or sock.token in seated:
+                    await sock.at(head)
             events, states = await self.log(room)
             if not states[-1].bots_to_act():
                 if len(events) == head:
@@ -434,10 +526,16 @@ class Race:
         engine = get_engine(GAME)
         hashes = {hash_token(t): t for t in room.tokens}
 
+        seated = await self.seated_tokens(room)
         for sock in room.sockets:
             mine = hash_token(sock.token) if sock.token else None
+            gone = sock.token is not None and sock.token not in seated
             seen: set[int] = set()
             states_got = [m for m in sock.states if m["seq"] <= head]
+            if gone and sock.messages and sock.messages[0]["type"] == "error":
+                # its hello came after the seat was given up: refused, as a stranger's
+                assert sock.messages[0]["code"] == "bad_token", (where, sock.messages[:1])
+                continue
             assert states_got and sock.messages[0]["type"] == "state", (where, sock.messages[:1])
             for message in states_got:
                 seq = message["seq"]
@@ -453,7 +551,7 @@ class Race:
                 )
                 if state.game is not None:
                     assert message["view"] == _json(engine.view(state.game, seat)), (where, seq)
-                    acting = engine.to_act(state.game)
+                    acting = engine.to_act(state.game) if state.status == "playing" else []
                     legal = engine.legal_moves(state.game, seat) if seat in acting else []
                     if "legal_compact" in message:
                         assert engine.expand_compact(message["legal_compact"]) == legal, where
@@ -466,6 +564,8 @@ class Race:
                 )
                 assert not message.get("events_truncated"), where
                 seen.update(e["seq"] for e in message["events"])
+            if gone:  # the seat was given up: the socket was closed, nothing more is owed
+                continue
             hello = states_got[0]
             since = sock.since if sock.since is not None else max(0, hello["seq"] - 300)
             missing = set(range(since + 1, head + 1)) - seen
@@ -479,13 +579,22 @@ class Race:
             s.seq - (kinds.get(s.seq) == "game_over"): s for s in room.sent if s.kind == "move"
         }
         chats = {s.seq: s for s in room.sent if s.kind == "chat"}
-        by_host = {s.seq: s for s in room.sent if s.kind in {"game_started", "host_changed"}}
+        by_host = {
+            s.seq: s
+            for s in room.sent
+            if s.kind in {"game_started", "host_changed", "seat_released", "room_settings"}
+        }
+        by_seat = {
+            s.seq - (kinds.get(s.seq) == "game_over"): s
+            for s in room.sent
+            if s.kind in {"seat_vacated", "abort_vote"}
+        }
         for event in events:
             before = states[event.seq - 1]
             if event.kind == "move":
                 seat = event.data["seat"]
                 sent = moves.get(event.seq)
-                if before.seats[seat].bot is not None and sent is None:
+                if before.seats[seat].player_bot is not None and sent is None:
                     continue
                 assert sent is not None, f"{where}: move {event.seq} for seat {seat} sent by nobody"
                 holder = before.seat_with(hash_token(sent.token))
@@ -501,8 +610,39 @@ class Race:
                     before.seats[seat].name,
                 ), where
             elif event.kind in {"seat_bot", "seat_claimed"}:
-                assert before.status != "playing", (
+                freed = before.seats[event.data["seat"]].stand_in is not None
+                assert before.status != "playing" or (event.kind == "seat_claimed" and freed), (
                     f"{where}: {event.kind} at {event.seq} during a game"
+                )
+            elif event.kind in {"seat_vacated", "abort_vote"}:
+                sent = by_seat.get(event.seq)
+                assert sent is not None, f"{where}: {event.kind} {event.seq} sent by nobody"
+                holder = before.seat_with(hash_token(sent.token))
+                assert holder == event.data["seat"], (
+                    f"{where}: {event.kind} {event.seq} for seat {event.data['seat']} by the "
+                    f"token of seat {holder}"
+                )
+                if event.kind == "seat_vacated":
+                    assert before.status != "playing", f"{where}: stood up during a game"
+                    assert hash_token(sent.token) != before.host, f"{where}: the host stood up"
+                else:
+                    assert before.status == "playing", f"{where}: a vote with no game"
+            elif event.kind in {"seat_released", "room_settings"}:
+                sent = by_host.get(event.seq)
+                assert sent is not None, f"{where}: {event.kind} {event.seq} sent by nobody"
+                assert hash_token(sent.token) == before.host, (
+                    f"{where}: {event.kind} at {event.seq} by a token that is not the host"
+                )
+                if event.kind == "room_settings":
+                    assert before.status != "playing", f"{where}: settings changed in a game"
+                    dropped = before.seats[event.data["players"] :]
+                    assert all(s.token_hash is None for s in dropped), (
+                        f"{where}: the settings at {event.seq} took a person's seat away"
+                    )
+            elif event.kind == "game_over" and event.data.get("aborted"):
+                people = {s.token_hash for s in before.seats if s.token_hash is not None}
+                assert people <= before.abort_votes, (
+                    f"{where}: game aborted at {event.seq} without everyone's agreement"
                 )
             elif event.kind == "game_started":
                 assert before.status != "playing", where
@@ -531,8 +671,12 @@ class Race:
             f"{where}: the host holds no seat"
         )
         room.host = hashes[final.host]
+        # a token whose seat was given up holds nothing any more: it takes part no longer
+        room.tokens = [t for t in room.tokens if final.seat_with(hash_token(t)) is not None]
         if final.status == "playing":
-            assert all(s.taken for s in final.seats), f"{where}: a running game with an empty seat"
+            assert all(s.taken or s.stand_in for s in final.seats), (
+                f"{where}: a running game with an empty seat"
+            )
             game = final.game
             rng = random.Random(head)
             while engine.to_act(game):  # the game as stored can be played to its end
@@ -541,11 +685,13 @@ class Race:
 
     async def play_to_end(self, room: Room) -> None:
         """Seated tokens play random legal moves over their sockets; bots play themselves."""
-        players = room.seated()
+        seated = await self.seated_tokens(room)
+        players = [s for s in room.seated() if s.token in seated]
         while True:
             head = await self.head(room)
             for sock in room.sockets:
-                await sock.at(head)
+                if sock.token is None or sock.token in seated:
+                    await sock.at(head)
             latest = players[0].latest
             assert latest is not None
             if latest["room"]["status"] != "playing":
@@ -580,20 +726,28 @@ async def racing(servers: list[ServerProcess]) -> AsyncIterator[Race]:
 
 
 async def _run(servers: list[ServerProcess], rounds: int) -> None:
+    older = [pair for pair in PAIRS if not LATER & set(pair)]
+    later = [pair for pair in PAIRS if LATER & set(pair)]
     async with racing(servers) as race:
         for _ in range(rounds):
-            for pair in PAIRS:
+            for pair in older:
                 for _ in range(AGAIN.get(pair, 1)):
                     await race.round(pair)
-        assert race.rounds == rounds * sum(AGAIN.get(pair, 1) for pair in PAIRS)
+        for pair in later:
+            await race.round(pair)
+        assert race.rounds == rounds * sum(AGAIN.get(p, 1) for p in older) + len(later)
 
 
+# a hang guard above the 300 s default: with the later operations' pairs a run on a
+# loaded two-core machine took 350 s (docs/testing.md: budgets are never speed limits)
+@pytest.mark.timeout(900)
 async def test_every_pair_of_room_operations_keeps_seats_views_and_logs_right(
     race_server: list[ServerProcess],
 ) -> None:
     await _run(race_server, rounds=2)
 
 
+@pytest.mark.timeout(900)
 async def test_every_pair_of_room_operations_across_two_processes(
     race_pair: list[ServerProcess],
 ) -> None:

@@ -85,6 +85,8 @@ def test_room_info_carries_every_field_of_the_room_and_its_seats(client: TestCli
         "game_no": 0,
         "imported": False,
         "game_imported": False,
+        "aborted": False,
+        "abort_votes": [],
         "seats": [
             _seat(0, "Anna", "human"),
             _seat(1, None, "empty"),

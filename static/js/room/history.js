@@ -25,6 +25,7 @@ addStrings(strings);
  * @property {string[]} names
  * @property {(string|null)[]} [bots] the bot in each seat (null for a person), to name it in the page's language
  * @property {{scores: number[], ranks: number[]}|null} result
+ * @property {boolean} [aborted]  ended by agreement, with no result
  * @property {boolean} [imported] made from a game record: its moves (and seed) came from a file
  */
 /** @typedef {{games: HistoryGame[], tally: {name: string, wins: number, bot?: string}[]}} History */
@@ -52,7 +53,9 @@ export function renderHistory(root, roomId, history, { t, lang, current }) {
     const outcome =
       game.status !== "finished"
         ? t("history.running")
-        : top.length === 1
+        : game.aborted
+          ? t("log.aborted")
+          : top.length === 1
           ? t("result.winner", { name: top[0] })
           : t("result.tie", { names: joinNames(top, lang) });
     const label = t("history.game", { n: game.game_no });

@@ -76,7 +76,17 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       break;
     }
     case "seat_released":
-      texts = [t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })];
+      texts = [
+        event.bot
+          ? t("log.seat_released", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat), bot: botLabel(String(event.bot), t) })
+          : t("log.seat_emptied", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat) }),
+      ];
+      break;
+    case "seat_vacated":
+      texts = [t("log.seat_vacated", { n: Number(event.seat) + 1, name: event.name ?? who(event.seat) })];
+      break;
+    case "room_settings":
+      texts = [t("log.room_settings", { players: Number(event.players) })];
       break;
     case "host_changed":
       texts = [t("log.host_changed", { from: event.from_name ?? who(event.from), name: event.name ?? who(event.seat) })];
@@ -85,6 +95,10 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       texts = [t("log.seat_taken_back", { name: event.name ?? who(event.seat) })];
       break;
     case "move": {
+      if (event.resigned) {
+        texts = [t("log.resigned", { name: who(event.seat) })];
+        break;
+      }
       // a stand-in's move is the bot's: "Greedy bot for Carla placed V5", never "Carla placed V5"
       const seat = event.log?.seat ?? event.seat;
       const movers = names.slice();
@@ -97,7 +111,14 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
         : [t("log.move", { name: movers[seat] ?? who(seat) })];
       break;
     }
+    case "abort_vote":
+      texts = [t("log.abort_vote", { name: event.name ?? who(event.seat) })];
+      break;
     case "game_over": {
+      if (event.aborted) {
+        texts = [t("log.aborted")];
+        break;
+      }
       const top = winners(event.result, names);
       texts = [
         top.length === 1

@@ -112,11 +112,11 @@ export function rematchNote(state, names, t) {
 export function renderRematchBar(box, state, { t, names, canRematch, onRematch, onShowResult }) {
   replace(
     box,
-    h("p", { class: "rematch-bar-text" }, h("strong", {}, t("result.game_over")), " ", canRematch ? null : h("span", { class: "muted rematch-note" }, rematchNote(state, names, t))),
+    h("p", { class: "rematch-bar-text" }, h("strong", {}, t(state.room.aborted ? "log.aborted" : "result.game_over")), " ", canRematch ? null : h("span", { class: "muted rematch-note" }, rematchNote(state, names, t))),
     h(
       "div",
       { class: "rematch-bar-actions" },
-      h("button", { type: "button", class: "btn btn-ghost btn-small", id: "show-result", on: { click: onShowResult } }, t("result.show_result")),
+      state.result ? h("button", { type: "button", class: "btn btn-ghost btn-small", id: "show-result", on: { click: onShowResult } }, t("result.show_result")) : null,
       canRematch ? h("button", { type: "button", class: "btn btn-primary btn-small", id: "rematch-bar-start", on: { click: onRematch } }, t("result.rematch")) : null,
     ),
   );

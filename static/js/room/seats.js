@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The seat list: who sits where, online or not, whose turn; take a free seat; for the
- * host, bots in free seats and handing the host's role to another person.
+ * The seat list: who sits where, online or not, whose turn; take a free seat, or stand
+ * up from yours at a waiting table; for the host, bots in free seats, freeing a waiting
+ * table's seats and handing the host's role to another person.
  */
 
 import { h } from "../dom.js";
@@ -16,6 +17,7 @@ import { standInActions, standInNote } from "./standin.js";
  * @property {(seat: number) => void} onTake       show the form to take a free seat
  * @property {(seat: number, bot: string|null) => void} onSetBot
  * @property {(seat: number) => void} onMakeHost   the host hands the role to this seat's person
+ * @property {() => void} onStandUp   give up your own seat at a waiting table
  * @property {(seat: number) => string|null} [clockText]  time left for a seat to move
  */
 
@@ -25,7 +27,7 @@ import { standInActions, standInNote } from "./standin.js";
  * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions & import("./standin.js").StandInActions} ctx
  */
 export function renderSeats(list, state, ctx) {
-  const { t, bots, onTake, onSetBot, onMakeHost, clockText } = ctx;
+  const { t, bots, onTake, onSetBot, onMakeHost, onStandUp, onFree, clockText } = ctx;
   const { room, you } = state;
   const canChange = room.status !== "playing";
   const isHost = you != null && you === room.host_seat;
@@ -59,9 +61,19 @@ export function renderSeats(list, state, ctx) {
         select.value = seat.bot ?? "";
         action = h("span", { class: "seat-actions" }, action, select);
       }
+      /** @type {HTMLElement[]} */
+      const waiting = [];
+      if (canChange && i === you && !isHost) {
+        waiting.push(h("button", { type: "button", class: "btn btn-small btn-ghost stand-up", on: { click: onStandUp } }, t("seat.stand_up")));
+      }
+      if (canChange && isHost && i !== you && (seat.kind === "human" || (seat.kind === "empty" && seat.stand_in))) {
+        const label = t("seat.free_label", { name });
+        waiting.push(h("button", { type: "button", class: "btn btn-small btn-ghost free-seat", title: label, "aria-label": label, on: { click: () => onFree(i) } }, t("seat.free_seat")));
+      }
       const running = standInActions(seat, i, state, { ...ctx, name });
       if (isHost && i !== you && seat.kind === "human") running.push(makeHostButton(i, name, t, onMakeHost));
-      if (running.length) action = h("span", { class: "seat-actions seat-actions-running" }, ...running);
+      if (running.length) action = h("span", { class: "seat-actions seat-actions-running" }, ...waiting, ...running);
+      else if (waiting.length) action = h("span", { class: "seat-actions" }, action, ...waiting);
       const online = seat.kind === "empty" ? null : seat.online;
       return h(
         "li",

@@ -18,6 +18,8 @@ import { botLabel } from "./names.js";
  * @property {(seat: number) => void} onTakeBack
  * @property {(seat: number) => void} onHandOver
  * @property {(seat: number) => void} onFree
+ * @property {() => void} onResign
+ * @property {() => void} onAbort   propose, or agree, to abort the running game
  */
 
 /**
@@ -40,10 +42,16 @@ export function standInNote(seat, t) {
  * @param {{t: Translate, name: string} & StandInActions} ctx
  * @returns {HTMLElement[]}
  */
-export function standInActions(seat, i, state, { t, name, onTake, onLeave, onTakeBack, onHandOver, onFree }) {
+export function standInActions(seat, i, state, { t, name, onTake, onLeave, onTakeBack, onHandOver, onFree, onResign, onAbort }) {
   const { room, you } = state;
-  if (room.status !== "playing") return [];
   const small = "btn btn-small";
+  if (room.status !== "playing") {
+    // between games a person who left takes their seat back, or chooses a bot for the next game
+    if (i !== you || room.status !== "finished") return [];
+    return seat.stand_in
+      ? [h("button", { type: "button", class: `${small} btn-primary take-back`, on: { click: () => onTakeBack(i) } }, t("seat.take_back"))]
+      : [h("button", { type: "button", class: `${small} btn-ghost leave`, on: { click: onLeave } }, t("seat.leave_next"))];
+  }
   if (you == null) {
     if (seat.kind === "empty" && seat.stand_in) {
       return [h("button", { type: "button", class: `${small} btn-primary`, on: { click: () => onTake(i) } }, t("seat.take", { n: i + 1 }))];
@@ -51,9 +59,19 @@ export function standInActions(seat, i, state, { t, name, onTake, onLeave, onTak
     return [];
   }
   if (i === you) {
-    return seat.stand_in
-      ? [h("button", { type: "button", class: `${small} btn-primary take-back`, on: { click: () => onTakeBack(i) } }, t("seat.take_back"))]
-      : [h("button", { type: "button", class: `${small} btn-ghost leave`, on: { click: onLeave } }, t("seat.leave"))];
+    const votes = room.abort_votes ?? [];
+    const agreed = votes.includes(i);
+    return [
+      seat.stand_in
+        ? h("button", { type: "button", class: `${small} btn-primary take-back`, on: { click: () => onTakeBack(i) } }, t("seat.take_back"))
+        : h("button", { type: "button", class: `${small} btn-ghost leave`, on: { click: onLeave } }, t("seat.leave")),
+      h("button", { type: "button", class: `${small} btn-ghost resign`, on: { click: onResign } }, t("seat.resign")),
+      h(
+        "button",
+        { type: "button", class: `${small} btn-ghost abort`, disabled: agreed, on: { click: onAbort } },
+        t(agreed ? "seat.abort_waiting" : votes.length ? "seat.abort_agree" : "seat.abort_propose", { n: votes.length }),
+      ),
+    ];
   }
   if (you !== room.host_seat) return [];
   /** @type {HTMLElement[]} */

@@ -18,7 +18,7 @@ Builder = Callable[..., State]
 VIEW_KEYS = {
     "game", "players", "seat", "phase", "turn", "to_act", "expect", "hand", "hand_sizes",
     "pile", "removed", "tokens", "collections", "table", "box", "open_cells", "pays", "last",
-    "choice", "scoring", "scores", "ended", "result",
+    "choice", "scoring", "scores", "ended", "resigned", "result",
 }  # fmt: skip
 CARD_KEYS = {"id", "colour", "value", "symbol"}
 

@@ -30,6 +30,7 @@ KEYS = {
     "over",
     "winner",
     "end",
+    "resigned",
 }
 
 
