@@ -109,6 +109,9 @@ class ChangeSettings(Strict):
     on_timeout: Literal["bot_move", "bot_seat"] | None = Field(
         None, description="When time is up: bot_move or bot_seat."
     )
+    stand_in: Text | None = Field(
+        None, description="The bot that plays for whoever is away; null: the strongest."
+    )
 
 
 class Resign(Strict):

@@ -21,7 +21,7 @@ from app.play.store import Conflict
 from engines.base import BadOptions
 
 # the room rules a waiting table may change (the others are chosen when it is made)
-CHANGEABLE_RULES = ("turn_seconds", "on_timeout")
+CHANGEABLE_RULES = ("turn_seconds", "on_timeout", "stand_in")
 
 
 class TableSettings:
@@ -68,6 +68,13 @@ class TableSettings:
                         f"Seat {seat + 1} is taken: free it (or its person stands up) first.",
                         seat=seat,
                     )
+            stand_in = rules.get("stand_in")
+            if stand_in is not None and stand_in not in engine.bots():
+                raise ApiError(
+                    400,
+                    "unknown_bot",
+                    f"Unknown bot {stand_in!r}; known: {', '.join(engine.bots())}.",
+                )
             new_rules = {
                 **state.room.rules,
                 **{k: rules[k] for k in CHANGEABLE_RULES if k in rules},

@@ -55,7 +55,9 @@ async def change_settings(
     room: RoomId, body: ChangeSettings, svc: Svc, token: Token
 ) -> dict[str, Any]:
     rules: dict[str, Any] = {
-        k: getattr(body, k) for k in ("turn_seconds", "on_timeout") if k in body.model_fields_set
+        k: getattr(body, k)
+        for k in ("turn_seconds", "on_timeout", "stand_in")
+        if k in body.model_fields_set
     }
     if rules.get("on_timeout", "") is None:
         del rules["on_timeout"]

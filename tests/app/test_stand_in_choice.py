@@ -116,3 +116,22 @@ async def test_when_time_is_up_the_rooms_stand_in_plays(
     stand_ins = [e.public for e in await services.rooms.events(state.room.id, 0)]
     stand_ins = [p for p in stand_ins if p.get("reason") == "timeout"]
     assert [p["bot"] for p in stand_ins] == [plays]
+
+
+def test_the_host_changes_a_waiting_tables_stand_in_and_the_next_leaver_gets_it(
+    client: TestClient,
+) -> None:
+    created = client.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"})
+    room, anna = created.json()["room"], created.json()["token"]
+    ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
+    path = f"/api/rooms/{room}/settings"
+    refused = client.post(path, json={"stand_in": "clever"}, headers=_auth(anna))
+    assert refused.status_code == 400 and refused.json()["code"] == "unknown_bot"
+    other = client.post(path, json={"stand_in": "random"}, headers=_auth(ben))
+    assert other.status_code == 403 and other.json()["code"] == "not_creator"
+    changed = client.post(path, json={"stand_in": "random"}, headers=_auth(anna))
+    assert changed.status_code == 200, changed.text
+    assert client.get(f"/api/rooms/{room}").json()["rules"]["stand_in"] == "random"
+    assert client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(ben)).status_code == 200
+    assert [e["bot"] for e in _stand_ins(client, room)] == ["random"]
