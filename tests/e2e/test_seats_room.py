@@ -32,7 +32,9 @@ def _timed_table(person: Person) -> tuple[Page, Page, str]:
     guest.get_by_role("button", name="Sit down").click()
     expect(guest.locator(".seat.you")).to_contain_text("Ben")
     host.locator("#start").click()
-    expect(host.locator("#room-sub")).to_contain_text("1 day per move")
+    # the game has begun on both pages (a waiting table shows its time per move too)
+    expect(host.locator("#room-sub")).to_contain_text("Game 1 in progress · 1 day per move")
+    expect(guest.locator("#room-sub")).to_contain_text("Game 1 in progress")
     return host, guest, url
 
 
