@@ -129,17 +129,28 @@ async def seat_settings(
 async def save_seat_settings(
     session: AsyncSession, room_id: str, token_hash: str, lang: str | None
 ) -> SeatSettings:
-    """Create the seat's settings (with a fresh stop key) or change its language."""
-    row = await session.get(AlertSeat, (room_id, token_hash))
-    if row is None:
-        row = AlertSeat(
+    """Create the seat's settings (with a fresh stop key) or change its language.
+
+    Two first settings at once both land on the one row: the insert that comes second
+    does nothing, and the row is read locked before its language changes."""
+    await session.execute(
+        _insert(session, AlertSeat)
+        .values(
             room_id=room_id,
             token_hash=token_hash,
             lang=lang or "en",
             stop_key=secrets.token_urlsafe(32),
         )
-        session.add(row)
-    elif lang is not None:
+        .on_conflict_do_nothing()
+    )
+    row = await session.scalar(
+        select(AlertSeat)
+        .where(AlertSeat.room_id == room_id, AlertSeat.token_hash == token_hash)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    assert row is not None  # inserted above or by the transaction that came first
+    if lang is not None:
         row.lang = lang
     await session.flush()
     return SeatSettings(row.token_hash, row.lang, row.stop_key)
@@ -324,11 +335,15 @@ async def choose_kinds(
         if token_hash is None
         else AlertChannel.token_hash == token_hash
     )
+    # Locked in id order: a channel removed meanwhile is simply not found (rather than
+    # an update that matches nothing), two choices made at once both count, and two
+    # such transactions never wait on each other.
     rows = list(
         await session.scalars(
-            select(AlertChannel).where(
-                AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind
-            )
+            select(AlertChannel)
+            .where(AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind)
+            .order_by(AlertChannel.id)
+            .with_for_update()
         )
     )
     for row in rows:
