@@ -280,6 +280,15 @@ class Engine(ABC, Generic[S]):
         them. A game without a draw pile draws nothing."""
         return []
 
+    # -- taking a move back ----------------------------------------------------
+
+    def undoable(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> bool:
+        """Whether ``seat``'s ``move`` (from ``before`` to ``after``) may be taken back:
+        only a move that showed nobody anything hidden (no card drawn, none revealed
+        from a hand, no die rolled), so going back to ``before`` teaches no seat what it
+        could not know there (docs/rules.md ALL-7). Never, unless the engine says so."""
+        return False
+
     # -- resigning ------------------------------------------------------------
 
     def resign(self, state: S, seat: int) -> S:

@@ -15,7 +15,7 @@ from functools import cache
 from itertools import groupby
 from typing import Any
 
-from engines.base import JSON, BadOptions, Bot, Engine, Option, RecordFormat
+from engines.base import JSON, BadOptions, Bot, Engine, Option, RecordFormat, is_resign
 from engines.blokus import bots, rules, view
 from engines.blokus.pieces import placements
 from engines.blokus.rules import LAYOUTS, State
@@ -175,6 +175,10 @@ class BlokusEngine(Engine[State]):
 
     def resign(self, state: State, seat: int) -> State:
         return rules.resign(state, seat)
+
+    def undoable(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> bool:
+        """Every placement: nothing is hidden or drawn (docs/rules.md BLOKUS-15)."""
+        return not is_resign(move)
 
     def dump(self, state: State) -> JSON:
         table = state.table

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import JSON, Bot, Engine
+from engines.base import JSON, Bot, Engine, is_resign
 from engines.m import rules
 from engines.m.bots import BOTS
 from engines.m.moves import parse
@@ -48,6 +48,18 @@ class MEngine(Engine[State]):
 
     def resign(self, state: State, seat: int) -> State:
         return rules.resign(state, seat)
+
+    def undoable(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> bool:
+        """A move that left every hand, the pile and the chance as they were: a pass
+        without a swap, a line chosen, a take that does not end its phase
+        (docs/rules.md M-24)."""
+        return (
+            not is_resign(move)
+            and before.hands == after.hands
+            and before.pile == after.pile
+            and before.removed == after.removed
+            and before.rng == after.rng
+        )
 
     def dump(self, state: State) -> JSON:
         return dump(state)

@@ -56,6 +56,10 @@ class MaednEngine(Engine[State]):
             }
         return {"scores": list(state.scores), "ranks": shared_ranks(state.scores)}
 
+    def undoable(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> bool:
+        """Never: every move shows a die from the hand and draws one (docs/rules.md MAEDN-20)."""
+        return False
+
     def resign(self, state: State, seat: int) -> State:
         """``seat`` resigns: the game ends at once, the seat ranks last and the others
         by their points now; nobody is the winner (docs/rules.md MAEDN-19)."""
