@@ -47,6 +47,7 @@ from app.play.seats import Seats
 from app.play.state import RoomState
 from app.play.store import DeadlineRecord, Store
 from app.play.table_settings import TableSettings
+from app.play.undo import Undo
 from app.web.app import build_app
 from app.web.metrics import Metrics
 from engines import ENGINES
@@ -76,6 +77,7 @@ class Services:
     seats: Seats
     table_settings: TableSettings
     endings: Endings
+    undo: Undo
     deadlines: Deadlines
     duty: Duty
     replays: Replays
@@ -139,6 +141,7 @@ class Services:
             seats=seats,
             table_settings=TableSettings(rooms),
             endings=Endings(rooms),
+            undo=Undo(rooms),
             deadlines=deadlines,
             duty=duty,
             replays=Replays(rooms),

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.play.kinds import GAME_OVER, GAME_STARTED, MOVE
+from app.play.kinds import GAME_OVER, GAME_STARTED, MOVE, UNDO
 from app.play.store import EVENT_COLUMNS, EVENTS, EventRecord, SnapshotRecord, event_record
 from app.play.tables import Event, Snapshot
 
@@ -20,7 +20,7 @@ async def game_index(session: AsyncSession, room_id: str) -> list[tuple[int, str
         select(Event.seq, Event.kind)
         .where(
             Event.room_id == room_id,
-            Event.kind.in_((GAME_STARTED, MOVE, GAME_OVER)),
+            Event.kind.in_((GAME_STARTED, MOVE, GAME_OVER, UNDO)),
         )
         .order_by(Event.seq)
     )

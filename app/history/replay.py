@@ -22,7 +22,7 @@ from app.core.errors import ApiError, not_found
 from app.history import queries
 from app.play import access, store
 from app.play.access import hash_token
-from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE
+from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE, UNDO
 from app.play.rooms import Rooms
 from app.play.state import RoomState, apply, from_snapshot
 from engines import get_engine
@@ -40,6 +40,9 @@ class GameEntry:
     start_seq: int
     move_seqs: tuple[int, ...]
     over_seq: int | None
+    # a move of it was taken back (app/play/undo.py): ``move_seqs`` are the moves that
+    # stand, and its snapshots may hold a position taken back, so none is used
+    rewound: bool = False
 
     @property
     def over(self) -> bool:
@@ -122,21 +125,29 @@ class Replays:
             rows = await queries.game_index(db, room_id)
             if not rows and await store.get_room(db, room_id) is None:
                 raise not_found(room_id)
+            back_to: dict[int, int] = {}
+            if any(kind == UNDO for _, kind in rows):
+                undos = await queries.events_between(db, room_id, 0, rows[-1][0], kinds=(UNDO,))
+                back_to = {e.seq: int(e.public["to"]) for e in undos}
         entries: list[GameEntry] = []
         start: int | None = None
         moves: list[int] = []
+        rewound = False
         for seq, kind in rows:
             if kind == GAME_STARTED:
                 if start is not None:
-                    entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
-                start, moves = seq, []
+                    entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None, rewound))
+                start, moves, rewound = seq, [], False
             elif kind == MOVE and start is not None:
                 moves.append(seq)
+            elif kind == UNDO and start is not None:
+                moves = [m for m in moves if m <= back_to[seq]]
+                rewound = True
             elif kind == GAME_OVER and start is not None:
-                entries.append(GameEntry(len(entries) + 1, start, tuple(moves), seq))
-                start, moves = None, []
+                entries.append(GameEntry(len(entries) + 1, start, tuple(moves), seq, rewound))
+                start, moves, rewound = None, [], False
         if start is not None:
-            entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None))
+            entries.append(GameEntry(len(entries) + 1, start, tuple(moves), None, rewound))
         self._index.put(room_id, tuple(entries))
         return entries
 
@@ -193,7 +204,9 @@ class Replays:
                 if snapshot is not None
                 else RoomState(room=room)
             )
-            events = await queries.events_between(db, room_id, state.seq, seq, skip=(MOVE, CHAT))
+            events = await queries.events_between(
+                db, room_id, state.seq, seq, skip=(MOVE, CHAT, UNDO)
+            )
         for event in events:
             state = apply(state, event)
         return state, (events[-1] if events and events[-1].seq == seq else None)
@@ -240,12 +253,12 @@ class Replays:
             raise ApiError(
                 404, "no_such_step", f"Game {entry.game_no} has steps 0 to {entry.steps}."
             )
-        key = (room_id, entry.game_no, step)
+        key = _key(room_id, entry, step)
         cached = self._states.get(key)
         lead = min(lead, step)
         if cached is not None and all(
-            (room_id, entry.game_no, step - back) in self._states.items
-            and (room_id, entry.game_no, step - back + 1) in self._moves.items
+            _key(room_id, entry, step - back) in self._states.items
+            and _key(room_id, entry, step - back + 1) in self._moves.items
             for back in range(1, lead + 1)
         ):
             return cached
@@ -255,7 +268,7 @@ class Replays:
         for back in range(max(lead, 1), NEAR + 1):
             if step - back < 0:
                 break
-            game = self._states.get((room_id, entry.game_no, step - back))
+            game = self._states.get(_key(room_id, entry, step - back))
             if game is not None:
                 base_step = step - back
                 break
@@ -264,7 +277,7 @@ class Replays:
             if base_step is None:
                 upto = entry.seq_of(step - lead)
                 snapshot = await queries.snapshot_at_or_before(db, room_id, upto, entry.game_no)
-                if snapshot is not None and snapshot.seq >= entry.start_seq:
+                if snapshot is not None and snapshot.seq >= entry.start_seq and not entry.rewound:
                     game = engine.load(snapshot.state["game"])
                     base_seq = snapshot.seq
                 else:
@@ -273,14 +286,16 @@ class Replays:
                     base_seq = entry.start_seq
             else:
                 base_seq = entry.seq_of(base_step)
-            moves = await queries.events_between(db, room_id, base_seq, target, kinds=(MOVE,))
+            moves = _standing(
+                entry, await queries.events_between(db, room_id, base_seq, target, kinds=(MOVE,))
+            )
         at = step - len(moves)
-        self._states.put((room_id, entry.game_no, at), game)
+        self._states.put(_key(room_id, entry, at), game)
         for event in moves:
             game = engine.apply(game, event.data["seat"], event.data["move"])
             at += 1
-            self._states.put((room_id, entry.game_no, at), game)
-            self._moves.put((room_id, entry.game_no, at), (event.data["seat"], event.data["move"]))
+            self._states.put(_key(room_id, entry, at), game)
+            self._moves.put(_key(room_id, entry, at), (event.data["seat"], event.data["move"]))
         self._states.put(key, game)
         return game
 
@@ -293,8 +308,8 @@ class Replays:
             return []
         after = await self.state_at(room_id, entry, step, session, lead=1)
         # state_at has just cached both (nothing ran in between to push them out)
-        before = self._states.get((room_id, entry.game_no, step - 1))
-        played = self._moves.get((room_id, entry.game_no, step))
+        before = self._states.get(_key(room_id, entry, step - 1))
+        played = self._moves.get(_key(room_id, entry, step))
         if before is None or played is None:
             raise RuntimeError(f"room {room_id}: step {step} came without the step before it")
         started = await self.started(room_id, entry, session)
@@ -367,7 +382,9 @@ class Replays:
             rows = await queries.events_between(
                 session, room_id, entry.start_seq, last, kinds=(MOVE,)
             )
-        return [{"step": i + 1, "seq": e.seq, **e.public} for i, e in enumerate(rows)]
+        return [
+            {"step": i + 1, "seq": e.seq, **e.public} for i, e in enumerate(_standing(entry, rows))
+        ]
 
     async def private_moves(self, room_id: str, entry: GameEntry) -> list[dict[str, Any]]:
         """Every move as played (``{seat, move}``): may name hidden cards, so the caller checks."""
@@ -376,7 +393,7 @@ class Replays:
             rows = await queries.events_between(
                 session, room_id, entry.start_seq, last, kinds=(MOVE,)
             )
-        return [{"seat": e.data["seat"], "move": e.data["move"]} for e in rows]
+        return [{"seat": e.data["seat"], "move": e.data["move"]} for e in _standing(entry, rows)]
 
     async def result(self, room_id: str, entry: GameEntry) -> dict[str, Any] | None:
         if entry.over_seq is None:
@@ -389,6 +406,20 @@ class Replays:
         # an aborted game ended with no result (docs/protocol.md, ending a game early)
         result = over.public.get("result") if over is not None else None
         return dict(result) if result is not None else None
+
+
+def _key(room_id: str, entry: GameEntry, step: int) -> tuple[str, int, int, int]:
+    """A step's cache key: the seq of its last move too, as a take-back in a running game
+    gives a step number to another move (a move's seq names the position it leads to)."""
+    return (room_id, entry.game_no, step, entry.seq_of(step))
+
+
+def _standing(entry: GameEntry, moves: list[store.EventRecord]) -> list[store.EventRecord]:
+    """The moves of ``moves`` that were not taken back."""
+    if not entry.rewound:
+        return moves
+    kept = set(entry.move_seqs)
+    return [move for move in moves if move.seq in kept]
 
 
 def tally(

@@ -135,7 +135,8 @@ class Deadlines:
         rows: list[DeadlineRecord] = []
         for seat in waiting:
             old = existing.get(seat)
-            moved = after.game_seq != before.game_seq and after.mover == seat
+            # a move taken back (no mover) starts a fresh clock for whoever is to act again
+            moved = after.game_seq != before.game_seq and after.mover in (seat, None)
             if old is not None and seat in waited and after.game_no == before.game_no and not moved:
                 rows.append(old)
                 continue

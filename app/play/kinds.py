@@ -16,9 +16,12 @@ ALERTS_ON = "alerts_on"  # the room's first alert channel: from here on, turns m
 SEAT_VACATED = "seat_vacated"  # a person stands up from a waiting table; the seat is free
 ROOM_SETTINGS = "room_settings"  # the host changes players, options or time of a waiting table
 ABORT_VOTE = "abort_vote"  # a seated person proposes (or agrees) to abort the running game
+UNDO = "undo"  # the game goes back to before a seat's last move (app/play/undo.py)
+UNDO_REQUEST = "undo_request"  # a seat asks the others to let it take back its last move
+UNDO_ANSWER = "undo_answer"  # a seated person agrees to a take-back, or declines it
 
 
 # events that change the game; only these make a move stale
-GAME_EVENTS = frozenset({GAME_STARTED, MOVE, GAME_OVER})
+GAME_EVENTS = frozenset({GAME_STARTED, MOVE, GAME_OVER, UNDO})
 # events that hand a running seat to a bot and back
 STAND_IN_EVENTS = frozenset({SEAT_STAND_IN, SEAT_TAKEN_BACK, SEAT_RELEASED})

@@ -118,6 +118,13 @@ class Resign(Strict):
     seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
 
 
+class TakeBack(Strict):
+    ask: bool = Field(
+        False, description="Ask the others if someone has moved since; false: only alone."
+    )
+    seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
+
+
 class StartGame(Strict):
     shuffle: bool | None = Field(None, description="Shuffle seats; null: the room's setting.")
 

@@ -25,6 +25,9 @@ from app.play.kinds import (
     SEAT_TAKEN_BACK,
     SEAT_VACATED,
     STAND_IN_EVENTS,
+    UNDO,
+    UNDO_ANSWER,
+    UNDO_REQUEST,
 )
 from app.play.store import EventRecord, RoomRecord, SeatRecord
 from engines import get_engine
@@ -65,6 +68,17 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class UndoRequest:
+    """A seat asks to take back its last move (``back_to``: that move's seq) after others
+    moved; ``agreed``: the token hashes of the people who said yes (app/play/undo.py)."""
+
+    seat: int
+    token_hash: str
+    back_to: int
+    agreed: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class RoomState:
     """Everything the server folds out of a room's log, up to ``seq``."""
 
@@ -89,6 +103,11 @@ class RoomState:
     abort_votes: frozenset[str] = frozenset()
     # the last game ended by agreement, not by the rules (it counts in no tally)
     aborted: bool = False
+    # ``(seq, seat)`` of the running game's latest moves that may be taken back, oldest
+    # first: those since the last one that can't (docs/rules.md ALL-7, app/play/undo.py)
+    trail: tuple[tuple[int, int], ...] = ()
+    # a take-back waiting for the others' answer
+    undo_request: UndoRequest | None = None
 
     @property
     def engine(self) -> Engine[Any]:
@@ -200,13 +219,13 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             game_imported=bool(data.get("imported")),
             abort_votes=frozenset(),
             aborted=False,
+            trail=(),
+            undo_request=None,
         )
     if event.kind == MOVE:
-        game = (
-            played
-            if played is not None
-            else state.engine.apply(state.game, data["seat"], data[MOVE])
-        )
+        engine = state.engine
+        game = played if played is not None else engine.apply(state.game, data["seat"], data[MOVE])
+        undoable = engine.undoable(state.game, data["seat"], data[MOVE], game)
         mover = state.seats[data["seat"]]
         after = (
             _with(state.seats, data["seat"], replace(mover, stand_in=None, once=False))
@@ -221,7 +240,32 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             moves_since_snapshot=state.moves_since_snapshot + 1,
             seats=after,
             mover=data["seat"],
+            trail=(*state.trail, (event.seq, data["seat"])) if undoable else (),
+            undo_request=None,
         )
+    if event.kind == UNDO:
+        # the position before the move taken back, written whole into the event: the
+        # fold never replays a game (app/play/undo.py)
+        back = played if played is not None else state.engine.load(data["game"])
+        return replace(
+            state,
+            seq=event.seq,
+            game_seq=event.seq,
+            game=back,
+            moves_since_snapshot=state.moves_since_snapshot + 1,
+            mover=None,
+            trail=tuple(entry for entry in state.trail if entry[0] <= data["to"]),
+            undo_request=None,
+        )
+    if event.kind == UNDO_REQUEST:
+        asked = UndoRequest(data["seat"], data["token_hash"], data["back_to"])
+        return replace(state, seq=event.seq, undo_request=asked)
+    if event.kind == UNDO_ANSWER:
+        waiting = state.undo_request
+        if waiting is None or not data["accept"]:
+            return replace(state, seq=event.seq, undo_request=None)
+        agreed = replace(waiting, agreed=waiting.agreed | {data["token_hash"]})
+        return replace(state, seq=event.seq, undo_request=agreed)
     if event.kind == ALERTS_ON:
         return replace(state, seq=event.seq, alerts=True)
     if event.kind == GAME_OVER:
@@ -232,6 +276,8 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
             status="finished",
             abort_votes=frozenset(),
             aborted=bool(data.get("aborted")),
+            trail=(),
+            undo_request=None,
         )
     return replace(state, seq=event.seq)
 
@@ -276,6 +322,8 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
         "host": state.host,
         "abort_votes": sorted(state.abort_votes),
         "aborted": state.aborted,
+        "trail": [list(entry) for entry in state.trail],
+        "undo_request": _request_json(state.undo_request),
         "game": state.engine.dump(state.game) if state.game is not None else None,
         "seats": [
             {
@@ -313,4 +361,24 @@ def from_snapshot(room: RoomRecord, seq: int, data: dict[str, Any]) -> RoomState
         host=data.get("host"),
         abort_votes=frozenset(data.get("abort_votes", ())),
         aborted=bool(data.get("aborted", False)),
+        # snapshots from before taking back: nothing to take back until the next move
+        trail=tuple((int(seq), int(seat)) for seq, seat in data.get("trail", ())),
+        undo_request=_request_from(data.get("undo_request")),
     )
+
+
+def _request_json(request: UndoRequest | None) -> dict[str, Any] | None:
+    if request is None:
+        return None
+    return {
+        "seat": request.seat,
+        "token_hash": request.token_hash,
+        "back_to": request.back_to,
+        "agreed": sorted(request.agreed),
+    }
+
+
+def _request_from(data: dict[str, Any] | None) -> UndoRequest | None:
+    if data is None:
+        return None
+    return UndoRequest(data["seat"], data["token_hash"], data["back_to"], frozenset(data["agreed"]))

@@ -539,6 +539,34 @@ async def events_after(
     return [event_record(row) for row in await connection.execute(query)]
 
 
+async def game_events(
+    session: AsyncSession, room_id: str, start: int, upto: int, kinds: Sequence[str]
+) -> list[EventRecord]:
+    """The events of ``kinds`` with ``start <= seq <= upto``, oldest first."""
+    query = (
+        select(*EVENT_COLUMNS)
+        .where(
+            EVENTS.c.room_id == room_id,
+            EVENTS.c.seq >= start,
+            EVENTS.c.seq <= upto,
+            EVENTS.c.kind.in_(tuple(kinds)),
+        )
+        .order_by(EVENTS.c.seq)
+    )
+    connection = await session.connection()
+    return [event_record(row) for row in await connection.execute(query)]
+
+
+async def last_of_kind(session: AsyncSession, room_id: str, kind: str, upto: int) -> int | None:
+    """The seq of the room's latest event of ``kind`` at or before ``upto``."""
+    found = await session.scalar(
+        select(func.max(Event.seq)).where(
+            Event.room_id == room_id, Event.kind == kind, Event.seq <= upto
+        )
+    )
+    return int(found) if found is not None else None
+
+
 async def latest_snapshot(session: AsyncSession, room_id: str) -> SnapshotRecord | None:
     row = await session.scalar(
         select(Snapshot).where(Snapshot.room_id == room_id).order_by(Snapshot.seq.desc()).limit(1)

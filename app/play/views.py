@@ -16,6 +16,7 @@ import orjson
 from app.play.access import host_seat
 from app.play.state import RoomState
 from app.play.store import EventRecord, SeatRecord
+from app.play.undo import request_info, take_backs
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -78,6 +79,9 @@ def room_info(
         # the game ended by agreement (no result); the seats that agree to abort the running one
         "aborted": state.aborted,
         "abort_votes": [i for i, s in enumerate(state.seats) if s.token_hash in state.abort_votes],
+        # who may take back their last move now, and the take-back waiting for answers
+        "take_back": take_backs(state),
+        "undo_request": request_info(state),
         "seats": seat_list(state, seats, online, to_act),
     }
 

@@ -26,6 +26,7 @@ from app.web.rooms import router
 from app.web.seats import router as seats_router
 from app.web.shell import worker_script
 from app.web.site import router as site_router
+from app.web.undo import router as undo_router
 from engines import ENGINES
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -63,6 +64,7 @@ def build_app(
     app.include_router(router)
     app.include_router(alerts_router)
     app.include_router(seats_router)
+    app.include_router(undo_router)
     app.include_router(site_router)
     app.include_router(metrics_router)
     app.state.metrics = metrics

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from app.play.rooms import Rooms
     from app.play.seats import Seats
     from app.play.table_settings import TableSettings
+    from app.play.undo import Undo
 
 
 class Backend(Protocol):
@@ -49,6 +50,7 @@ class Backend(Protocol):
     seats: Seats
     table_settings: TableSettings
     endings: Endings
+    undo: Undo
     deadlines: Deadlines
     replays: Replays
     doorbell: Doorbell

@@ -87,6 +87,8 @@ def test_room_info_carries_every_field_of_the_room_and_its_seats(client: TestCli
         "game_imported": False,
         "aborted": False,
         "abort_votes": [],
+        "take_back": [],
+        "undo_request": None,
         "seats": [
             _seat(0, "Anna", "human"),
             _seat(1, None, "empty"),
