@@ -171,6 +171,12 @@ export const resign = (id, token, seq) => request("POST", `${room(id)}/resign`, 
 
 /** Propose, or agree, to abort the running game. @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
 export const abortGame = (id, token) => request("POST", `${room(id)}/abort`, { token });
+/** Take back my last move (`ask`: ask the others if someone has moved since). @param {string} id @param {string|null} token @param {boolean} ask @param {number} seq */
+export const undoMove = (id, token, ask, seq) => request("POST", `${room(id)}/undo`, { token, body: { ask, seq } });
+/** @param {string} id @param {string|null} token */
+export const acceptUndo = (id, token) => request("POST", `${room(id)}/undo/accept`, { token });
+/** @param {string} id @param {string|null} token */
+export const declineUndo = (id, token) => request("POST", `${room(id)}/undo/decline`, { token });
 
 /** Give up your seat at a waiting table; answers the spectator's state. @param {string} id @param {string|null} token @returns {Promise<StateMessage>} */
 export const standUp = (id, token) => request("POST", `${room(id)}/stand-up`, { token });

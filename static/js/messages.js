@@ -35,6 +35,8 @@
  * @property {boolean} [game_imported] the game now at the table is that record's game
  * @property {boolean} [aborted] the last game was aborted by agreement (it has no result)
  * @property {number[]} [abort_votes] the seats whose people agree to abort the running game
+ * @property {{seat: number, ask: boolean}[]} [take_back] who may take back their last move now (`ask`: the others must agree)
+ * @property {{seat: number, back_to: number, agreed: number[], waiting: number[]} | null} [undo_request] a take-back waiting for answers
  * @property {Seat[]} seats
  */
 

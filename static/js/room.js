@@ -26,6 +26,7 @@ import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
 import { settingsForm } from "./room/settings.js";
+import { renderUndo } from "./room/undo.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
@@ -113,6 +114,7 @@ const el = {
   chatNote: byId("chat-note"),
   imported: byId("imported-note"),
   offline: byId("offline-note"),
+  undo: byId("undo-bar"),
 };
 const announcer = new Announcer(byId("announce"));
 
@@ -288,6 +290,7 @@ function render() {
   });
   renderShare(el.share, { room: roomId, token, seated: you != null, t, origin: publicUrl });
   renderLobby();
+  renderUndo(el.undo, current, { t, names: names(), onTakeBack: (ask) => void undoMove(ask), onAccept: () => void answerUndo(true), onDecline: () => void answerUndo(false) });
   renderBoard();
   const lines = renderLog();
   renderReplayExtras({ roomId, current, events, names: names(), game, t, lang: lang(), since: byId("since"), log: el.log, history: byId("history") });
@@ -404,6 +407,25 @@ async function abortVote() {
   if (!ok) return;
   try {
     adopt(await api.abortGame(roomId, token));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** Take back my last move, or ask the others to. @param {boolean} ask */
+async function undoMove(ask) {
+  if (!current) return;
+  try {
+    adopt(await api.undoMove(roomId, token, ask, current.seq));
+  } catch (err) {
+    toastError(err);
+  }
+}
+
+/** Agree to the take-back asked for, or decline it (the asker: withdraw it). @param {boolean} yes */
+async function answerUndo(yes) {
+  try {
+    adopt(await (yes ? api.acceptUndo(roomId, token) : api.declineUndo(roomId, token)));
   } catch (err) {
     toastError(err);
   }

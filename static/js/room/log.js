@@ -111,6 +111,15 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
         : [t("log.move", { name: movers[seat] ?? who(seat) })];
       break;
     }
+    case "undo":
+      texts = [t("log.undo", { name: event.name ?? who(event.seat) })];
+      break;
+    case "undo_request":
+      texts = [t("log.undo_request", { name: event.name ?? who(event.seat) })];
+      break;
+    case "undo_answer":
+      texts = [t(event.accept ? "log.undo_accept" : "log.undo_decline", { name: event.name ?? who(event.seat) })];
+      break;
     case "abort_vote":
       texts = [t("log.abort_vote", { name: event.name ?? who(event.seat) })];
       break;
