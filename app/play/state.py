@@ -247,11 +247,17 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
         # the position before the move taken back, written whole into the event: the
         # fold never replays a game (app/play/undo.py)
         back = played if played is not None else state.engine.load(data["game"])
+        # a bot given one move of a turn taken back (the time ran out) has none to play
+        lapsed = tuple(
+            replace(s, stand_in=None, once=False) if s.once and s.token_hash else s
+            for s in state.seats
+        )
         return replace(
             state,
             seq=event.seq,
             game_seq=event.seq,
             game=back,
+            seats=lapsed,
             moves_since_snapshot=state.moves_since_snapshot + 1,
             mover=None,
             trail=tuple(entry for entry in state.trail if entry[0] <= data["to"]),
