@@ -199,6 +199,13 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         # the stale one first: a resignation that lands ends the table's running game
         ("POST", f"{room}/resign"): [{"seq": 0}, {"seq": 2**40}, {"seq": "x"}],
         ("POST", f"{room}/host"): [{"seat": 1}],
+        # a take-back: asked for, refused, with a seq too old and one ahead
+        ("POST", f"{room}/undo"): [
+            {"ask": True, "seq": table.seq},
+            {"ask": "x"},
+            {"seq": 2**40},
+            {"ask": False, "seq": 0},
+        ],
         # a waiting table's settings: real, and refused ones (the room is running a game,
         # so the real one is refused too; the lobby's answers are in test_waiting_table.py)
         ("POST", f"{room}/settings"): [

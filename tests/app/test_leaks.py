@@ -226,3 +226,84 @@ def test_a_freed_seats_old_token_reads_nothing_hidden_on_any_route(settings: Set
         for token in (old, None):
             seen = client.get(f"/api/rooms/{room}/games/1/steps/1?as=2", headers=_auth(token))
             assert seen.status_code == 200 and seen.json()["view"]["mine"] == words[2]
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string in a JSON value, keys too."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value) | set().union(*(_strings(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value))
+    return set()
+
+
+def test_a_take_back_shows_no_seat_anything_it_had_not_seen(settings: Settings) -> None:
+    """M's hands are secret: after a pass and the next seat's pass are taken back by
+    agreement, no seat's state, log, replay or the answers to the take-back name a card
+    that seat had not been shown before (app/play/undo.py, docs/rules.md ALL-7)."""
+    from engines.m.cards import DECK
+
+    cards = {card.id for card in DECK}
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/api/rooms", json={"game": "m", "players": 3, "name": "Anna"})
+        room: str = created.json()["room"]
+        tokens = [created.json()["token"]] + [
+            client.post(f"/api/rooms/{room}/seats/{s}", json={"name": f"P{s}"}).json()["token"]
+            for s in (1, 2)
+        ]
+        client.post(f"/api/rooms/{room}/start", json={"shuffle": False}, headers=_auth(tokens[0]))
+
+        def seen(token: str | None) -> set[str]:
+            headers = _auth(token)
+            answers = [
+                client.get(f"/api/rooms/{room}/state", headers=headers).json(),
+                client.get(f"/api/rooms/{room}/events", headers=headers).json(),
+                *(r.json() for r in _replay_routes(client, room, token).values() if r.is_success),
+            ]
+            return set().union(*(_strings(a) for a in answers)) & cards
+
+        known: dict[int | None, set[str]] = {s: set() for s in SEATS}
+        passers = []
+        for _ in range(2):
+            for seat in SEATS:
+                known[seat] |= seen(tokens[seat] if seat is not None else None)
+            state = next(
+                s
+                for s in (
+                    client.get(f"/api/rooms/{room}/state", headers=_auth(t)).json() for t in tokens
+                )
+                if s["legal_moves"]
+            )
+            mover = state["you"]
+            moved = client.post(
+                f"/api/rooms/{room}/moves",
+                json={"seq": state["seq"], "move": {"type": "pass"}},
+                headers=_auth(tokens[mover]),
+            )
+            assert moved.status_code == 200, moved.text
+            passers.append(mover)
+        for seat in SEATS:
+            known[seat] |= seen(tokens[seat] if seat is not None else None)
+        first = passers[0]
+        answers: dict[int, Any] = {}
+        asked = client.post(
+            f"/api/rooms/{room}/undo", json={"ask": True}, headers=_auth(tokens[first])
+        )
+        assert asked.status_code == 200, asked.text
+        answers[first] = asked.json()
+        for seat in (s for s in (0, 1, 2) if s != first):
+            agreed = client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[seat]))
+            assert agreed.status_code == 200, agreed.text
+            answers[seat] = agreed.json()
+        assert client.get(f"/api/rooms/{room}/events").json()["events"][-1]["kind"] == "undo"
+        for seat in SEATS:
+            token = tokens[seat] if seat is not None else None
+            now = seen(token) | (_strings(answers[seat]) & cards if seat is not None else set())
+            assert now <= known[seat], f"{_who(seat)} was shown {sorted(now - known[seat])}"
+            for other in tokens:
+                blob = json.dumps(
+                    client.get(f"/api/rooms/{room}/events", headers=_auth(token)).json()
+                )
+                assert hash_token(other) not in blob, f"{_who(seat)} received a token hash"

@@ -21,7 +21,10 @@ waits for every socket to catch up, and then checks the room against its own log
   changed by the host, no person left in a seat the settings took away;
 - a resignation came from the token holding the seat, each vote to abort too, and a
   game was aborted only once every person seated then had agreed; a seat taken back
-  by its own token.
+  by its own token;
+- a move taken back (``undo``) by the token holding its seat, or with the agreement of
+  every other person seated, only across moves that may be taken back, back to exactly
+  the position the log held before them; a request and its answers from their seats.
 
 The operations added for the waiting table and for ending a game (``LATER``) race
 every other operation once per test, however many rounds the older pairs run.
@@ -50,12 +53,16 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.core.clock import clock
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
+from app.core.errors import ApiError
 from app.play import store
 from app.play.access import hash_token
+from app.play.rooms import RoomRules
 from app.play.state import RoomState, fold
 from app.play.store import EventRecord, Store
+from app.services import Services
 from engines import get_engine
 from tests.server import ServerProcess
 
@@ -75,12 +82,15 @@ OPERATIONS = [
     "resign",
     "abort_vote",
     "take_back",
+    "undo",
 ]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
 # the operations of a waiting table and of ending a game early: their pairs run once a test
-LATER = frozenset({"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back"})
+LATER = frozenset(
+    {"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back", "undo"}
+)
 WAITING = frozenset({"stand_up", "free_seat", "settings"})
-RUNNING = frozenset({"move", "resign", "abort_vote", "take_back"})
+RUNNING = frozenset({"move", "resign", "abort_vote", "take_back", "undo"})
 # the races that once went wrong (a hello answered for the seat its token held before a
 # shuffled start, a bot seat freed while the game started) run more often
 AGAIN = {
@@ -223,6 +233,8 @@ class Room:
     sent: list[Sent] = field(default_factory=list)
     host: str = ""  # the host's token: Anna's, until she hands the role on
     voter: str | None = None  # the last person to agree to abort, once the others have
+    undoer: str | None = None  # who passed last, to take it back in the race
+    answerer: str | None = None  # the last person to answer a take-back asked for
 
     def __post_init__(self) -> None:
         self.host = self.host or self.tokens[0]
@@ -361,6 +373,8 @@ class Race:
                 room.sent.append(Sent(token, "move", response.json()["seq"]))
         elif name == "abort_vote":
             await self.op_abort(room, room.voter)
+        elif name == "undo":
+            await self.op_undo(room)
         elif name == "take_back":
             if len(room.tokens) < 2:  # Ben stood up, or was freed, in an earlier round
                 return
@@ -368,6 +382,57 @@ class Race:
             seat = (sock.latest or {}).get("you") if sock is not None else None
             if seat is not None:
                 await self.call("POST", f"{room.id}/seats/{seat}/take-back", room.tokens[1])
+
+    async def op_undo(self, room: Room) -> None:
+        """The last to answer a take-back asked for agrees (or declines); else whoever
+        passed last takes it back, asking if someone has moved since."""
+        if room.answerer is not None:
+            verb = "accept" if self.rng.random() < 0.7 else "decline"
+            response = await self.call("POST", f"{room.id}/undo/{verb}", room.answerer)
+            if response.status_code == 200:
+                room.sent.append(Sent(room.answerer, "undo_answer", response.json()["seq"]))
+        elif room.undoer is not None:
+            body = {"ask": self.rng.random() < 0.5}
+            response = await self.call("POST", f"{room.id}/undo", room.undoer, json=body)
+            if response.status_code == 200:
+                asked = response.json()["room"]["undo_request"] is not None
+                kind = "undo_request" if asked else "undo"
+                room.sent.append(Sent(room.undoer, kind, response.json()["seq"]))
+
+    async def prepare_undo(self, room: Room) -> None:
+        """A pass to take back (M: it draws nothing); half the time the next person passes
+        too and the first asks, every other person but one agreeing before the race."""
+        room.undoer = room.answerer = None
+        passers: list[str] = []
+        for _ in range(2):
+            for token in room.tokens:
+                response = await self.call("GET", f"{room.id}/state", token)
+                state = response.json()
+                if {"type": "pass"} in state.get("legal_moves", []):
+                    body = {"seq": state["seq"], "move": {"type": "pass"}}
+                    moved = await self.call("POST", f"{room.id}/moves", token, json=body)
+                    if moved.status_code == 200:
+                        room.sent.append(Sent(token, "move", moved.json()["seq"]))
+                        passers.append(token)
+                    break
+            if not passers or self.rng.random() < 0.5:
+                break
+        if not passers:
+            return
+        room.undoer = passers[0]
+        if len(passers) < 2:
+            return
+        asked = await self.call("POST", f"{room.id}/undo", room.undoer, json={"ask": True})
+        if asked.status_code != 200 or asked.json()["room"]["undo_request"] is None:
+            return
+        room.sent.append(Sent(room.undoer, "undo_request", asked.json()["seq"]))
+        others = [t for t in room.tokens if t != room.undoer]
+        self.rng.shuffle(others)
+        room.answerer = others[0]
+        for token in others[1:]:
+            agreed = await self.call("POST", f"{room.id}/undo/accept", token)
+            assert agreed.status_code == 200, agreed.text
+            room.sent.append(Sent(token, "undo_answer", agreed.json()["seq"]))
 
     async def op_abort(self, room: Room, token: str | None) -> None:
         """``token`` (any seated one if None) agrees to abort the running game."""
@@ -476,10 +541,12 @@ class Race:
     async def prepare(self, room: Room, pair: tuple[str, str]) -> None:
         """What a pair needs before it races: Ben away for a take-back; for an abort,
         every person's vote but one, whose vote the race then casts."""
-        room.voter = None
+        room.voter = room.undoer = room.answerer = None
         info = (await self.call("GET", room.id)).json()
         if info["status"] != "playing":
             return
+        if "undo" in pair:
+            await self.prepare_undo(room)
         if "take_back" in pair and len(room.tokens) > 1:
             response = await self.call("POST", f"{room.id}/leave", room.tokens[1])
             assert response.status_code == 200, response.text
@@ -587,7 +654,11 @@ class Race:
         by_seat = {
             s.seq - (kinds.get(s.seq) == "game_over"): s
             for s in room.sent
-            if s.kind in {"seat_vacated", "abort_vote"}
+            if s.kind in {"seat_vacated", "abort_vote", "undo", "undo_request"}
+        }
+        # an answer's reply carries its own seq, or the seq of the take-back right after it
+        answers = {
+            s.seq - (kinds.get(s.seq) == "undo"): s for s in room.sent if s.kind == "undo_answer"
         }
         for event in events:
             before = states[event.seq - 1]
@@ -627,6 +698,15 @@ class Race:
                     assert hash_token(sent.token) != before.host, f"{where}: the host stood up"
                 else:
                     assert before.status == "playing", f"{where}: a vote with no game"
+            elif event.kind in {"undo_request", "undo_answer"}:
+                sent = (by_seat if event.kind == "undo_request" else answers).get(event.seq)
+                assert sent is not None, f"{where}: {event.kind} {event.seq} sent by nobody"
+                holder = before.seat_with(hash_token(sent.token))
+                assert holder == event.data["seat"] and before.status == "playing", where
+                if event.kind == "undo_answer":
+                    assert before.undo_request is not None, f"{where}: an answer to nothing"
+            elif event.kind == "undo":
+                self.check_undo(where, event, events, states, by_seat.get(event.seq))
             elif event.kind in {"seat_released", "room_settings"}:
                 sent = by_host.get(event.seq)
                 assert sent is not None, f"{where}: {event.kind} {event.seq} sent by nobody"
@@ -682,6 +762,46 @@ class Race:
             while engine.to_act(game):  # the game as stored can be played to its end
                 seat = engine.to_act(game)[0]
                 game = engine.play(game, seat, rng.choice(engine.legal_moves(game, seat)))
+
+    @staticmethod
+    def check_undo(
+        where: str,
+        event: EventRecord,
+        events: list[EventRecord],
+        states: list[RoomState],
+        sent: Sent | None,
+    ) -> None:
+        """A take-back went back to the very position of the log before the moves it took
+        back, each of which could be; by the seat's token alone only if nobody else had
+        moved, else with every other person's agreement."""
+        before, after = states[event.seq - 1], states[event.seq]
+        seat, undone = event.data["seat"], event.data["undone"]
+        assert before.status == "playing" and undone, where
+        assert after.game == states[event.data["to"]].game, (
+            f"{where}: undo {event.seq} did not go back to the position at {event.data['to']}"
+        )
+        assert undone[0] == event.data["to"] + 1, where
+        engine = get_engine(GAME)
+        for seq in undone:
+            move = events[seq - 1]
+            assert move.kind == "move", where
+            played = (states[seq - 1].game, move.data["seat"], move.data["move"], states[seq].game)
+            assert engine.undoable(*played), (
+                f"{where}: undo {event.seq} took back move {seq}, which drew or showed a card"
+            )
+        assert states[undone[0]].mover == seat, where
+        requester = before.seats[seat].token_hash
+        others = {s.token_hash for s in before.seats if s.token_hash is not None} - {requester}
+        if before.undo_request is None:
+            assert sent is not None, f"{where}: undo {event.seq} sent by nobody"
+            assert before.seat_with(hash_token(sent.token)) == seat, where
+            alone = all(states[seq].mover == seat for seq in undone)
+            assert alone or not others, f"{where}: undo {event.seq} without asking"
+        else:
+            assert before.undo_request.seat == seat, where
+            assert others <= before.undo_request.agreed, (
+                f"{where}: undo {event.seq} without everyone's agreement"
+            )
 
     async def play_to_end(self, room: Room) -> None:
         """Seated tokens play random legal moves over their sockets; bots play themselves."""
@@ -764,3 +884,80 @@ async def test_many_rounds_of_racing_room_operations_across_two_processes(
     race_pair: list[ServerProcess],
 ) -> None:
     await _run(race_pair, rounds=5)
+
+
+async def test_a_take_back_races_a_deadline_firing(services: Services, settings: Settings) -> None:
+    """Anna takes her Blokus placement back just as Ben's time runs out, in either order:
+    the take-back wins and Ben's deadline goes (the clock runs for Anna again, afresh),
+    or the deadline wins and the bot's one move for Ben is either played (Anna's move
+    then stays) or, not yet played, has no turn left to play. Nobody sleeps: the test
+    clock moves."""
+    clock.reset()
+    try:
+        for first in ("undo", "deadline", "undo", "deadline"):
+            await _undo_against_deadline(services, first)
+        # one after the other, the bot thinking long enough for the take-back to come
+        # before its move: the deadline row read before the take-back fires nothing, and
+        # the bot's one move for Ben lapses with his turn
+        slow = Services.build(settings.model_copy(update={"bot_delay_ms": 2000}))
+        await slow.start()
+        try:
+            for first in ("undo, then the deadline", "the deadline, then undo"):
+                await _undo_against_deadline(slow, first)
+        finally:
+            await slow.stop()
+    finally:
+        clock.reset()
+
+
+async def _undo_against_deadline(svc: Services, first: str) -> None:
+    rules = RoomRules(turn_seconds=3600)
+    state, anna = await svc.rooms.create("blokus", 2, {}, "Anna", 0, {}, rules)
+    room = state.room.id
+    await svc.rooms.claim(room, 1, "Ben", None)
+    state = await svc.rooms.start(room, anna, False)
+    move = state.engine.legal_moves(state.game, 0)[0]
+    state = await svc.rooms.move(room, anna, state.seq, move)
+    async with svc.rooms.db.transaction() as session:
+        [deadline] = await store.deadlines_of(session, room)
+    assert deadline.seat == 1
+    clock.advance(3601)
+
+    async def undo() -> Any:
+        try:
+            return await svc.undo.take_back(room, anna)
+        except ApiError as exc:
+            return exc.code
+
+    def expire() -> Any:
+        return svc.deadlines._expire(deadline)
+
+    if first == "undo, then the deadline":
+        outcomes = [await undo(), await expire()]
+        assert outcomes[1] == 0 and not isinstance(outcomes[0], str), outcomes
+    elif first == "the deadline, then undo":
+        outcomes = [await expire(), await undo()]
+        assert outcomes[0] == 1 and not isinstance(outcomes[1], str), outcomes
+    else:
+        await asyncio.gather(*([undo(), expire()] if first == "undo" else [expire(), undo()]))
+    # the bot runner plays in the background: wait until nobody's bot is to act
+    for _ in range(400):
+        state = await svc.rooms.load(room)
+        if not state.bots_to_act():
+            break
+        await asyncio.sleep(0.025)
+    events = await svc.rooms.events(room, 0)
+    kinds = [e.kind for e in events]
+    where = f"{first} first: {kinds}"
+    async with svc.rooms.db.transaction() as session:
+        deadlines = await store.deadlines_of(session, room)
+    if "undo" in kinds:
+        at = kinds.index("undo")
+        assert kinds[at + 1 :] == [], where
+        assert state.engine.to_act(state.game) == [0] and state.seats[1].stand_in is None, where
+        assert [d.seat for d in deadlines] == [0] and deadlines[0].seq == events[at].seq, where
+        assert deadlines[0].due_at > clock.now(), where
+    else:
+        assert "seat_stand_in" in kinds and kinds.count("move") == 2, where
+        assert state.engine.to_act(state.game) == [0] and [d.seat for d in deadlines] == [0]
+    assert state.status == "playing"
