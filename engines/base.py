@@ -289,6 +289,20 @@ class Engine(ABC, Generic[S]):
         could not know there (docs/rules.md ALL-7). Never, unless the engine says so."""
         return False
 
+    def final(self, state: S, seat: int, move: Mapping[str, Any]) -> bool:
+        """Whether ``move``, played now, could not be taken back (``undoable``): what a
+        room that confirms moves asks a second click for. By default the move is played
+        to see; an engine may answer faster. An illegal move is final."""
+        try:
+            return not self.undoable(state, seat, move, self.play(state, seat, move))
+        except IllegalMove:
+            return True
+
+    def all_final(self, state: S, seat: int) -> bool | None:
+        """``final`` for every legal move of ``seat`` at once, when it is the same for all
+        (``None``: it depends on the move, ask ``final`` for each)."""
+        return None
+
     # -- resigning ------------------------------------------------------------
 
     def resign(self, state: S, seat: int) -> S:

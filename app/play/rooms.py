@@ -60,6 +60,15 @@ class RoomRules:
     on_timeout: str = "bot_move"
     # the bot that plays for a person who leaves or runs out of time (None: the strongest)
     stand_in: str | None = None
+    # a move that can't be taken back asks for a second click (None: with a time per move)
+    confirm_moves: bool | None = None
+
+
+def confirms_moves(rules: Mapping[str, Any]) -> bool:
+    """Whether a room asks to confirm the moves that can't be taken back: as the host
+    set it, else when the table has a time per move (app/play/undo.py)."""
+    chosen = rules.get("confirm_moves")
+    return bool(rules.get("turn_seconds")) if chosen is None else bool(chosen)
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,9 @@ class ChangeSettings(Strict):
     stand_in: Text | None = Field(
         None, description="The bot that plays for whoever is away; null: the strongest."
     )
+    confirm_moves: bool | None = Field(
+        None, description="Confirm moves that can't be taken back; null: with a time per move."
+    )
 
 
 class Resign(Strict):

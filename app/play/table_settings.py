@@ -21,7 +21,7 @@ from app.play.store import Conflict
 from engines.base import BadOptions
 
 # the room rules a waiting table may change (the others are chosen when it is made)
-CHANGEABLE_RULES = ("turn_seconds", "on_timeout", "stand_in")
+CHANGEABLE_RULES = ("turn_seconds", "on_timeout", "stand_in", "confirm_moves")
 
 
 class TableSettings:

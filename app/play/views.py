@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from app.play.access import host_seat
+from app.play.rooms import confirms_moves
 from app.play.state import RoomState
 from app.play.store import EventRecord, SeatRecord
 from app.play.undo import request_info, take_backs
@@ -135,6 +136,20 @@ class StateMessages:
         self._views: dict[int | None, Any] = {}
         self._seats: dict[tuple[int | None, bool], tuple[Any, str, Any]] = {}
         self._texts: dict[tuple[int | None, bool], tuple[Any, tuple[str, bytes]]] = {}
+        self._finals: dict[int, Any] = {}
+
+    def _final(self, seat: int) -> Any:
+        """Which of ``seat``'s legal moves can't be taken back, in a room that confirms
+        those: one bool for all, else one per move of ``legal_moves``, in its order."""
+        if seat not in self._finals:
+            game, engine = self.state.game, self.state.engine
+            same = engine.all_final(game, seat)
+            self._finals[seat] = (
+                same
+                if same is not None
+                else [engine.final(game, seat, move) for move in engine.legal_moves(game, seat)]
+            )
+        return self._finals[seat]
 
     def _view(self, seat: int | None) -> Any:
         """The engine's view for ``seat``, worked out once whatever form its sockets ask."""
@@ -227,6 +242,8 @@ class StateMessages:
             "result": self.result,
             "events": [public_event(e) for e in events],
         }
+        if seat is not None and seat in self.to_act and confirms_moves(state.room.rules):
+            message["confirm"] = self._final(seat)
         if events_from is not None:
             message["events_truncated"] = True
             message["events_from"] = events_from

@@ -56,7 +56,7 @@ async def change_settings(
 ) -> dict[str, Any]:
     rules: dict[str, Any] = {
         k: getattr(body, k)
-        for k in ("turn_seconds", "on_timeout", "stand_in")
+        for k in ("turn_seconds", "on_timeout", "stand_in", "confirm_moves")
         if k in body.model_fields_set
     }
     if rules.get("on_timeout", "") is None:

@@ -180,6 +180,9 @@ class BlokusEngine(Engine[State]):
         """Every placement: nothing is hidden or drawn (docs/rules.md BLOKUS-15)."""
         return not is_resign(move)
 
+    def all_final(self, state: State, seat: int) -> bool | None:
+        return False  # every placement may be taken back (docs/rules.md BLOKUS-15)
+
     def dump(self, state: State) -> JSON:
         table = state.table
         return {

@@ -60,6 +60,9 @@ class MaednEngine(Engine[State]):
         """Never: every move shows a die from the hand and draws one (docs/rules.md MAEDN-20)."""
         return False
 
+    def all_final(self, state: State, seat: int) -> bool | None:
+        return True  # docs/rules.md MAEDN-20
+
     def resign(self, state: State, seat: int) -> State:
         """``seat`` resigns: the game ends at once, the seat ranks last and the others
         by their points now; nobody is the winner (docs/rules.md MAEDN-19)."""

@@ -25,7 +25,7 @@
  * @property {string} title
  * @property {number} players
  * @property {Record<string, unknown>} options
- * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean, turn_seconds?: number|null, on_timeout?: string, stand_in?: string|null}} rules
+ * @property {{start_when_full?: boolean, anyone_can_start?: boolean, shuffle_seats?: boolean, turn_seconds?: number|null, on_timeout?: string, stand_in?: string|null, confirm_moves?: boolean|null}} rules
  * @property {number} creator_seat  the seat the room was opened from (a shuffle never moves it)
  * @property {number|null} host_seat  the seat the host sits in now: host controls follow this
  * @property {"lobby"|"playing"|"finished"} status
@@ -60,6 +60,7 @@
  * @property {any[]} legal_moves   the seat's legal moves (from `legal_compact` when the server sent that)
  * @property {GameResult|null} result
  * @property {RoomEvent[]} events
+ * @property {boolean | boolean[]} [confirm]  in a room that confirms moves: which legal moves can't be taken back (one flag for all, or one per move)
  * @property {boolean} [events_truncated]  events before `events_from` were left out: fetch them
  * @property {number} [events_from]        the first seq `events` could start at
  */

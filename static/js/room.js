@@ -27,6 +27,7 @@ import { renderClaimForm, renderSeats } from "./room/seats.js";
 import { renderShare } from "./room/share.js";
 import { settingsForm } from "./room/settings.js";
 import { renderUndo } from "./room/undo.js";
+import { askToConfirm, needsConfirm } from "./room/confirmmove.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
@@ -115,6 +116,7 @@ const el = {
   imported: byId("imported-note"),
   offline: byId("offline-note"),
   undo: byId("undo-bar"),
+  confirm: byId("confirm-bar"),
 };
 const announcer = new Announcer(byId("announce"));
 
@@ -634,6 +636,11 @@ function renderNotifyButton() {
 
 /** @param {unknown} moveBody */
 async function move(moveBody) {
+  if (!current) throw new Error("no state yet");
+  // a move that can't be taken back, in a room that confirms those: a second click first
+  if (needsConfirm(current.confirm, current.legal_moves ?? [], moveBody) && !(await askToConfirm(el.confirm, t))) {
+    throw new Error("not confirmed");
+  }
   if (!current) throw new Error("no state yet");
   try {
     if (socket.open) await socket.move(current.seq, moveBody);

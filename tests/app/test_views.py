@@ -28,6 +28,7 @@ RULES = {
     "turn_seconds": None,
     "on_timeout": "bot_move",
     "stand_in": None,
+    "confirm_moves": None,
 }
 
 

@@ -79,3 +79,18 @@ def test_m24_a_pass_without_swap_may_be_taken_back_a_placement_or_swap_never() -
             else:  # a take: unless it ended the phase and the placer drew
                 assert undoable == (before.pile == after.pile), move
     assert kinds.get(("pass", False, True)) and kinds.get(("place", False, False))
+
+
+@pytest.mark.parametrize(("name", "players"), [("m", 3), ("maedn", 2), ("blokus", 2)])
+def test_all7_final_says_which_moves_could_not_be_taken_back(name: str, players: int) -> None:
+    """What a room that confirms moves asks a second click for: exactly the moves
+    ``undoable`` would refuse, whether the engine answers for all at once or not."""
+    engine = get_engine(name)
+    for step, (before, seat, _move, _after) in enumerate(_walk(name, players, 4, limit=60)):
+        if step % 7:
+            continue
+        moves = engine.legal_moves(before, seat)
+        finals = [not engine.undoable(before, seat, m, engine.play(before, seat, m)) for m in moves]
+        assert [engine.final(before, seat, m) for m in moves] == finals
+        same = engine.all_final(before, seat)
+        assert same is None or finals == [same] * len(finals)

@@ -350,4 +350,7 @@ export default {
   "error.undo_requested": "Eine Zurücknahme wartet schon auf Antworten.",
   "error.no_request": "Niemand bittet gerade, einen Zug zurückzunehmen.",
   "error.own_request": "Du hast gefragt; die anderen antworten.",
+  "settings.confirm_moves": "Züge bestätigen, die sich nicht zurücknehmen lassen",
+  "confirm.text": "Dieser Zug lässt sich nicht zurücknehmen. Spielen?",
+  "confirm.play": "Zug bestätigen",
 };

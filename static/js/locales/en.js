@@ -350,4 +350,7 @@ export default {
   "error.undo_requested": "A take-back is already waiting for answers.",
   "error.no_request": "Nobody is asking to take a move back.",
   "error.own_request": "You asked to take back; the others answer.",
+  "settings.confirm_moves": "Confirm moves that can't be taken back",
+  "confirm.text": "This move can't be taken back. Play it?",
+  "confirm.play": "Confirm move",
 };

@@ -350,4 +350,7 @@ export default {
   "error.undo_requested": "Une reprise attend déjà des réponses.",
   "error.no_request": "Personne ne demande à reprendre un coup.",
   "error.own_request": "Vous avez demandé ; les autres répondent.",
+  "settings.confirm_moves": "Confirmer les coups qui ne peuvent pas être repris",
+  "confirm.text": "Ce coup ne pourra pas être repris. Le jouer ?",
+  "confirm.play": "Confirmer le coup",
 };

@@ -17,6 +17,8 @@ import { TURN_CHOICES, turnTimeLabel } from "../timeleft.js";
  * @property {number} players
  * @property {Record<string, unknown>} options
  * @property {number|null} turn_seconds
+ * @property {boolean} [confirm_moves] moves that can't be taken back ask for a second click
+ *   (left out: as it was; a table that never chose confirms them when it has a time per move)
  */
 
 /**
@@ -70,6 +72,18 @@ export function settingsForm(room, info, t, onSave) {
     )
   );
   time.value = room.rules?.turn_seconds ? String(room.rules.turn_seconds) : "";
+  const chosen = room.rules?.confirm_moves;
+  const confirm = /** @type {HTMLInputElement} */ (
+    h("input", { type: "checkbox", id: "settings-confirm", checked: chosen == null ? Boolean(room.rules?.turn_seconds) : Boolean(chosen) })
+  );
+  let confirmTouched = false;
+  confirm.addEventListener("change", () => {
+    confirmTouched = true;
+  });
+  // not chosen yet: it follows the time per move, as the server's default does
+  time.addEventListener("change", () => {
+    if (chosen == null && !confirmTouched) confirm.checked = Boolean(time.value);
+  });
   const form = h(
     "form",
     {
@@ -84,6 +98,7 @@ export function settingsForm(room, info, t, onSave) {
               Object.entries(inputs).map(([name, input]) => [name, input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value]),
             ),
             turn_seconds: time.value ? Number(time.value) : null,
+            ...(confirmTouched ? { confirm_moves: confirm.checked } : {}),
           });
         },
       },
@@ -92,6 +107,7 @@ export function settingsForm(room, info, t, onSave) {
     h("span", { class: "settings-field" }, h("label", { for: "settings-players" }, t("lobby.players")), players),
     ...options,
     h("span", { class: "settings-field" }, h("label", { for: "settings-time" }, t("lobby.turn_time")), time),
+    h("label", { class: "check settings-field" }, confirm, h("span", {}, t("settings.confirm_moves"))),
     h("button", { type: "submit", class: "btn btn-small", id: "settings-save" }, t("settings.save")),
   );
   return form;
