@@ -126,7 +126,8 @@ class Undo:
                 )
             back_to = state.trail[index][0]
             mine = str(actor.token_hash)
-            moved = index < len(state.trail) - 1
+            # someone has moved since: the others must agree, if any person is there to
+            moved = index < len(state.trail) - 1 and bool(_others(state, mine))
             if moved and not ask:
                 raise ApiError(
                     409,
@@ -134,7 +135,7 @@ class Undo:
                     "Someone has moved since your move; ask the others to let you take it back.",
                 )
             public = {"seat": seat, "name": state.seats[seat].name, "back_to": back_to}
-            if moved and _others(state, mine):
+            if moved:
                 data = {**public, "token_hash": mine}
                 return _Plan([(UNDO_REQUEST, data, public)])
             return _Plan([], back_to)

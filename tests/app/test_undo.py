@@ -5,6 +5,7 @@ the replay, a record and its verification all play the game as it stands."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -133,6 +134,26 @@ def test_after_the_next_seat_moved_every_other_person_must_agree(client: TestCli
     assert back.status_code == 200, back.text
     assert back.json()["to_act"] == [1]
     assert _state(client, room, tokens[2])["view"] == after_one["view"]
+
+
+def test_with_only_bots_to_ask_a_move_is_taken_back_at_once(client: TestClient) -> None:
+    created = client.post(
+        "/api/rooms",
+        json={"game": "blokus", "players": 2, "name": "Anna", "bots": {"1": "random"}},
+    )
+    room, anna = created.json()["room"], created.json()["token"]
+    start = client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).json()
+    _move(client, room, anna)
+    for _ in range(400):  # the bot answers in the background
+        state = _state(client, room, anna)
+        if state["to_act"] == [0]:
+            break
+        time.sleep(0.025)
+    assert state["room"]["take_back"] == [{"seat": 0, "ask": False}], "a bot has no say"
+    undone = _undo(client, room, anna)
+    assert undone.status_code == 200, undone.text
+    assert len(_last_event(client, room)["undone"]) == 2
+    assert undone.json()["view"]["board"] == start["view"]["board"]
 
 
 def test_a_declined_request_or_a_move_ends_it(client: TestClient) -> None:
