@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from app.core.text import check_json
 from engines import ENGINES
@@ -116,6 +116,29 @@ class ChangeSettings(Strict):
 
 class Resign(Strict):
     seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
+
+
+class Away(Strict):
+    until: AwareDatetime = Field(
+        description="Away until this time (with its offset), at most 14 days after the "
+        "away time began.",
+        examples=["2026-12-10T18:00:00+01:00"],
+    )
+
+
+SeatToken = Annotated[Text, Field(min_length=1, max_length=200)]
+
+
+class AwayEverywhere(Away):
+    tokens: list[SeatToken] = Field(
+        min_length=1, max_length=50, description="The seat tokens this browser holds."
+    )
+
+
+class BackEverywhere(Strict):
+    tokens: list[SeatToken] = Field(
+        min_length=1, max_length=50, description="The seat tokens this browser holds."
+    )
 
 
 class StartGame(Strict):
