@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
@@ -118,8 +119,18 @@ class Resign(Strict):
     seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
 
 
+def _in_utc(value: datetime) -> datetime:
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("a time out of the calendar's range") from None
+
+
+UtcTime = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+
+
 class Away(Strict):
-    until: AwareDatetime = Field(
+    until: UtcTime = Field(
         description="Away until this time (with its offset), at most 14 days after the "
         "away time began.",
         examples=["2026-12-10T18:00:00+01:00"],
