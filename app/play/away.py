@@ -151,7 +151,7 @@ class Aways:
                 seat = state.seat_with(hash_token(token))
                 if seat is not None:
                     check_away(state, seat, end, now)
-        return [await self._each(item, lambda r, t: self.declare(r, t, end)) for item in found]
+        return await self._each_once(tokens, found, lambda r, t: self.declare(r, t, end))
 
     async def back_all(self, tokens: Sequence[str]) -> list[Outcome]:
         """Back at every seat of ``tokens`` that is away (the others are left as they are)."""
@@ -165,7 +165,17 @@ class Aways:
                     raise
                 return await self.rooms.load(room_id)
 
-        return [await self._each(item, back) for item in found]
+        return await self._each_once(tokens, found, back)
+
+    async def _each_once(
+        self, tokens: Sequence[str], found: list[tuple[str, str, int] | None], act: Any
+    ) -> list[Outcome]:
+        """One change per seat, however often its token was sent."""
+        done: dict[str, Outcome] = {}
+        for token, item in zip(tokens, found, strict=True):
+            if token not in done:
+                done[token] = await self._each(item, act)
+        return [done[token] for token in tokens]
 
     async def _each(self, item: tuple[str, str, int] | None, act: Any) -> Outcome:
         if item is None:

@@ -293,10 +293,13 @@ def test_away_everywhere_takes_the_tokens_in_the_body_and_answers_for_each(
 ) -> None:
     room1, anna1, _ = _timed_room(client)
     room2, anna2, _ = _timed_room(client)
-    away = client.post("/api/away", json={"tokens": [anna1, "nope", anna2], "until": _later(2)})
+    tokens = [anna1, "nope", anna2, anna1]
+    away = client.post("/api/away", json={"tokens": tokens, "until": _later(2)})
     assert away.status_code == 200, away.text
-    first, unknown, second = away.json()["seats"]
-    assert unknown is None
+    first, unknown, second, again = away.json()["seats"]
+    assert unknown is None and again == first
+    kinds = [e["kind"] for e in client.get(f"/api/rooms/{room1}/events").json()["events"]]
+    assert kinds.count("seat_away") == 1, "a token sent twice is away once"
     assert (first["room"], first["seat"]) == (room1, 0) and first["away_until"]
     assert (second["room"], second["seat"]) == (room2, 0) and second["away_until"]
     for room in (room1, room2):
