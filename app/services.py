@@ -39,6 +39,7 @@ from app.live.catchup import CatchUp
 from app.live.doorbell import Doorbell, make_doorbell
 from app.live.hub import Hub
 from app.live.presence import Presence, make_presence
+from app.play.away import Aways
 from app.play.deadlines import Deadlines
 from app.play.endings import Endings
 from app.play.retention import Retention
@@ -77,6 +78,7 @@ class Services:
     table_settings: TableSettings
     endings: Endings
     deadlines: Deadlines
+    aways: Aways
     duty: Duty
     replays: Replays
     retention: Retention
@@ -97,6 +99,7 @@ class Services:
         rooms = Rooms(db, doorbell.publish, settings.snapshot_every)
         seats = Seats(rooms)
         deadlines = Deadlines(rooms, settings.deadline_poll_seconds)
+        aways = Aways(rooms)
         hub = Hub(rooms, presence, doorbell, settings)
         bots = BotRunner(
             rooms,
@@ -122,6 +125,9 @@ class Services:
         # a reminder when a quarter of a seat's time is left; a freed seat's alerts go
         deadlines.reminders.append(remind)
         seats.on_release.append(alert_store.forget_person)
+        # a person away: the aways table follows the log, the deadline loop ends them
+        rooms.on_append.append(aways.within)
+        deadlines.sweeps.append(aways.sweep)
 
         services = cls(
             settings=settings,
@@ -140,6 +146,7 @@ class Services:
             table_settings=TableSettings(rooms),
             endings=Endings(rooms),
             deadlines=deadlines,
+            aways=aways,
             duty=duty,
             replays=Replays(rooms),
             retention=Retention(db, settings.retention_days, duty=duty),

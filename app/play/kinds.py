@@ -16,6 +16,8 @@ ALERTS_ON = "alerts_on"  # the room's first alert channel: from here on, turns m
 SEAT_VACATED = "seat_vacated"  # a person stands up from a waiting table; the seat is free
 ROOM_SETTINGS = "room_settings"  # the host changes players, options or time of a waiting table
 ABORT_VOTE = "abort_vote"  # a seated person proposes (or agrees) to abort the running game
+SEAT_AWAY = "seat_away"  # a person is away until a time: their seat's clock is paused
+SEAT_BACK = "seat_back"  # the person is back (they said so, or their away time ran out)
 
 
 # events that change the game; only these make a move stale

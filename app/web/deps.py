@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from app.live.doorbell import Doorbell
     from app.live.hub import Hub
     from app.live.presence import Presence
+    from app.play.away import Aways
     from app.play.deadlines import Deadlines
     from app.play.endings import Endings
     from app.play.rooms import Rooms
@@ -50,6 +51,7 @@ class Backend(Protocol):
     table_settings: TableSettings
     endings: Endings
     deadlines: Deadlines
+    aways: Aways
     replays: Replays
     doorbell: Doorbell
     presence: Presence

@@ -29,6 +29,7 @@ import { settingsForm } from "./room/settings.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
+import { renderRoomAway } from "./away.js";
 import { confirmChoice, confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
 import { keepFocus } from "./games/sending.js";
@@ -343,8 +344,10 @@ function render() {
 function renderSeatList() {
   if (!current) return;
   const room = current.room;
+  renderRoomAway(byId("room-away"), current, { t, lang: lang(), roomId, token, onState: adopt, onError: (text) => toast(text, { kind: "error" }) });
   renderSeats(el.seats, current, {
     t,
+    lang: lang(),
     bots: games.find((g) => g.name === room.game)?.bots ?? [],
     onTake: (seat) => {
       claiming = seat;

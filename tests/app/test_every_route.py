@@ -28,6 +28,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,11 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         "moves": [],
     }
     room = "/api/rooms/{room}"
+    held = [token for token in table.tokens.values() if token is not None]
+    soon = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    nested: Any = ["t"]
+    for _ in range(200):
+        nested = [nested]
     return {
         ("POST", "/api/rooms"): [{"game": "blokus", "players": 2, "name": "Eve"}],
         ("POST", f"{room}/seats/{{seat}}"): [{"name": "Eve"}],
@@ -207,6 +213,25 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
             {"options": {"variant": "\u0000"}},
             {"on_timeout": "never"},
         ],
+        # away: at one table (the seat token in the header), or at every table of the
+        # tokens in the body (each caller's, and hostile ones); times far off, out of the
+        # calendar, and not times at all
+        ("POST", f"{room}/away"): [
+            {"until": soon},
+            {"until": "9999-12-31T23:59:59-14:00"},
+            {"until": "0001-01-01T00:00:00+14:00"},
+            {"until": "2026-02-30T00:00:00Z"},
+            {"until": 2**63},
+            {"until": "\u0000"},
+        ],
+        ("POST", "/api/away"): [
+            {"tokens": held, "until": soon},
+            ("raw", json.dumps({"tokens": ["\u0000", "\ud800"], "until": soon})),
+            {"tokens": held[:1] * 50, "until": soon},
+            {"tokens": nested, "until": soon},
+            {"tokens": held, "until": "9999-12-31T23:59:59+00:00"},
+        ],
+        ("DELETE", "/api/away"): [{"tokens": held}, {"tokens": ["x" * 5000]}, {"tokens": []}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
         ("POST", "/api/records/{format}"): [
             ("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])"),
