@@ -21,6 +21,7 @@ import hashlib
 from datetime import datetime, timedelta
 
 from app.alerts import store as alert_store
+from app.alerts.kinds import DIGEST
 from app.alerts.store import CONFIRM, DAY, Channel, Due
 from app.core.config import Settings
 from app.play.state import RoomState
@@ -62,14 +63,17 @@ def not_due(state: RoomState, due: Due) -> str | None:
 
 
 async def take_slot(
-    db: Store, settings: Settings, due: Due, now: datetime
+    db: Store, settings: Settings, due: Due, now: datetime, kind: str | None = None
 ) -> tuple[str | None, datetime | None]:
-    """Count this mail against its address's caps: (slot, None), or (None, when one frees)."""
+    """Count this mail against its address's caps: (slot, None), or (None, when one frees).
+
+    A digest (``kind=DIGEST``) also fits only if none went to the address in a day."""
     caps: dict[str | None, tuple[int, timedelta]] = {
         None: (settings.alert_address_hourly_cap, HOUR),
         CONFIRM: (settings.alert_confirm_daily_cap, DAY),
+        DIGEST: (1, DAY),
     }
-    kind = CONFIRM if due.kind == CONFIRM else "alert"
+    kind = kind or (CONFIRM if due.kind == CONFIRM else "alert")
     async with db.transaction() as session:
         return await alert_store.take_mail_slot(
             session, address_hash(due.channel.target), kind, now, caps
