@@ -30,7 +30,7 @@ from app.alerts.store import CONFIRM
 from app.core.clock import clock
 from app.core.errors import ApiError
 from app.core.text import storable
-from app.play.access import hash_token, seat_in
+from app.play.access import hash_token
 from app.play.state import RoomState
 from app.web.alerts import (
     MAX_DEVICES,
@@ -85,8 +85,9 @@ async def _seated(svc: Backend, ref: SeatRef) -> tuple[RoomState, int, str] | No
         state = await svc.rooms.load(ref.room)
     except ApiError:
         return None
-    seat = seat_in(state, ref.token)
-    return (state, seat, hash_token(ref.token)) if seat is not None else None
+    person = hash_token(ref.token)
+    seat = state.seat_with(person)
+    return (state, seat, person) if seat is not None else None
 
 
 @router.post("", summary="Set up one alert channel for many seats at once")
