@@ -4,7 +4,10 @@ Anyone seated can type any address, so an address left for a seat first gets one
 mail that asks to confirm it, and nothing else until someone opens its link and
 presses the button (mail scanners that follow links only look). Confirming is per
 subscription: an address confirmed for one seat is asked again when it is left for
-another seat or room, since each is a different person's request. The key in the
+another seat or room, since each is a different person's request, unless the device
+leaving it proves it holds a seat whose channel for that address is confirmed
+(``POST /api/alerts``, app/web/all_tables.py); a set-up for many tables at once gets
+one mail whose link confirms them all (their channels share a ``group``). The key in the
 link is made when that mail goes out, kept only as its SHA-256, used once, and
 valid for ``CONFIRM_VALID`` (``app.alerts.mail`` makes it and sends the mail).
 
