@@ -55,6 +55,10 @@ class Sending:
     keys: AlertKeys
     # another room's state, for a mail that tells of several tables (app/alerts/digest.py)
     load: Callable[[str], Awaitable[RoomState]] | None = field(default=None, compare=False)
+    # when an alert waits for its person to close (or to have closed for a while) the room
+    held: Callable[[RoomState, Due], Awaitable[object | None]] | None = field(
+        default=None, compare=False
+    )
 
     def room_url(self, state: RoomState) -> str:
         """The room's link, built from ``PUBLIC_URL`` alone; empty without it."""

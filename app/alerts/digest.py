@@ -10,7 +10,8 @@ link, stop link and time left, and the alerts it told of are closed with it. A t
 mail that falls due within a day of the last digest waits until that day is over
 (``Later``), and then the first of those still due sends the next digest: a table
 where the person has moved meanwhile is dropped by the outbox's check, and left out
-of another's digest by the same check. One table alone gets the usual turn mail.
+of another's digest by the same check, and a table the person has open (or closed
+only lately) waits for the next digest. One table alone gets the usual turn mail.
 
 Other mails (game over, a bot in the seat, chat, the confirmation mail) go one by one
 as before, through ``app.alerts.mail``.
@@ -80,6 +81,8 @@ async def _send(out: Sending, state: RoomState, due: Due) -> None:
         there = await _state(out, other.room_id)
         if there is None or still_due(there, other) is not None:
             continue  # no longer waits: the outbox drops it when its time comes
+        if out.held is not None and await out.held(there, other) is not None:
+            continue  # the person has that table open (or just had): the next digest
         folded.append(other.id)
         if (other.room_id, other.seat) not in told:  # a turn and its reminder: one line
             told.add((other.room_id, other.seat))

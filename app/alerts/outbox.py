@@ -303,5 +303,7 @@ class Outbox:
         if deliver is None:
             raise Failed(f"unknown channel kind {due.channel.kind!r}")
         assert self._client is not None
-        out = Sending(self.settings, self.rooms.db, self._client, self.keys, self.rooms.load)
+        out = Sending(
+            self.settings, self.rooms.db, self._client, self.keys, self.rooms.load, self._held
+        )
         await deliver(out, state, due)

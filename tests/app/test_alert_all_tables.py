@@ -193,3 +193,21 @@ def test_bad_set_ups_get_a_clear_error(client: TestClient, body: dict[str, Any])
     answer = client.post("/api/alerts", json=body)
     assert answer.status_code == 400, answer.text
     assert set(answer.json()) >= {"code", "message"}
+
+
+def test_the_stop_link_of_the_one_confirmation_mail_cancels_every_table(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    import re
+
+    tables = [table(client) for _ in range(2)]
+    address = f"ben.{tables[0][0]}@x.org"
+    seats = [(room, ben) for room, (_, ben) in tables]
+    _set_up(client, seats, {"kind": "email", "address": address})
+    work(client)
+    body = smtp.take(address, CONFIRM_PATH).get_content()
+    stop = re.search(r"https://play\.example\.org(/api/rooms/\S+/alerts/stop\?key=\S+)", body)
+    assert stop is not None
+    assert client.post(stop.group(1)).status_code == 200
+    for room, ben in seats:
+        assert _settings(client, room, ben)["email"] is False, room

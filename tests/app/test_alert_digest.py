@@ -200,3 +200,31 @@ def test_the_digest_speaks_the_seats_language(client: TestClient, smtp: SmtpServ
     (mail,) = smtp.wait(1)
     assert mail["Subject"] == "2 Tische warten auf deinen Zug"
     assert "Hallo Ben," in mail.get_content()
+
+
+def test_a_table_the_person_has_open_waits_for_the_next_digest(
+    client: TestClient, smtp: SmtpServer
+) -> None:
+    from app.alerts.outbox import WATCH
+
+    away, here = _table(client), _table(client)
+    address = f"ben.{away[0]}@x.org"
+    _mail_me(client, smtp, [(away[0], away[2]), (here[0], here[2])], address)
+    with client.websocket_connect(f"/api/rooms/{here[0]}/ws") as ws:
+        ws.send_json({"type": "hello", "token": here[2]})
+        assert ws.receive_json()["type"] == "state"
+        move(client, away[0], away[1])
+        move(client, here[0], here[1])
+        _later(DELAY_MINUTES + 1)
+        work(client)
+        (mail,) = smtp.wait(1)
+        assert _links(mail) == [(away[0], away[2])], "not the table Ben is looking at"
+    clock.advance(WATCH.total_seconds())
+    work(client)
+    _later(DELAY_MINUTES + 1)
+    work(client)
+    assert len(smtp.mails) == 1, "the next one waits for the day to pass"
+    _later(DAY_MINUTES)
+    work(client)
+    mails = smtp.wait(2)
+    assert _links(mails[1]) == [(here[0], here[2])]
