@@ -220,3 +220,36 @@ def smtp_link(smtp: SmtpServer, address: str) -> str:
     return next(
         line for line in asking.get_content().splitlines() if "/alerts/confirm?key=" in line
     )
+
+
+def test_tables_carried_over_by_a_device_link_get_the_kept_set_up(
+    browser: Browser, alert_server: ServerProcess, smtp: SmtpServer
+) -> None:
+    import base64
+
+    http = httpx.Client(base_url=alert_server.url, timeout=30)
+    mine, carried = _table(http), _table(http)
+    address = "dora@example.org"
+    context = browser.new_context(base_url=alert_server.url, locale="fr-FR")
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        _open(page, mine[0], mine[2])
+        page.get_by_role("button", name="Me prévenir").click()
+        expect(page.get_by_label("Toutes mes tables sur cet appareil")).to_be_checked()
+        page.get_by_label("Votre adresse e-mail").fill(address)
+        page.locator("#alerts-dialog").get_by_role("button", name="Enregistrer").click()
+        wait_for(lambda: _alerts(http, mine[0], mine[2])["email"] is True, "the address")
+        page.goto(smtp_link(smtp, address))
+        page.get_by_role("button").click()
+        assert _alerts(http, mine[0], mine[2])["email_confirmed"] is True
+        seats = json.dumps([[carried[0], carried[2], 1, "Ben", "blokus"]]).encode()
+        link = base64.urlsafe_b64encode(seats).decode().rstrip("=")
+        page.goto(f"/#tables={link}")
+        wait_for(
+            lambda: _alerts(http, carried[0], carried[2])["email_confirmed"] is True,
+            "the address at the carried table, confirmed by the seat this device holds",
+        )
+        assert smtp.mails == [], "no confirmation mail for it"
+    finally:
+        context.close()
