@@ -57,6 +57,7 @@ from app.play.access import hash_token
 from app.play.state import RoomState, fold
 from app.play.store import EventRecord, Store
 from engines import get_engine
+from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
 
 OPERATIONS = [
@@ -75,10 +76,13 @@ OPERATIONS = [
     "resign",
     "abort_vote",
     "take_back",
+    "alerts_all",  # one alert set-up for every seat (POST /api/alerts; the first appends alerts_on)
 ]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
 # the operations of a waiting table and of ending a game early: their pairs run once a test
-LATER = frozenset({"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back"})
+LATER = frozenset(
+    {"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back", "alerts_all"}
+)
 WAITING = frozenset({"stand_up", "free_seat", "settings"})
 RUNNING = frozenset({"move", "resign", "abort_vote", "take_back"})
 # the races that once went wrong (a hello answered for the seat its token held before a
@@ -100,7 +104,12 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-RACE_ENV = {"BOT_DELAY_MS": "0", "SEAT_BUDGET_MESSAGES": "100000", "ROOMS_PER_MINUTE": "100000"}
+RACE_ENV = {
+    "BOT_DELAY_MS": "0",
+    "SEAT_BUDGET_MESSAGES": "100000",
+    "ROOMS_PER_MINUTE": "100000",
+    "WEBHOOK_ALLOW_PRIVATE": "true",  # push endpoints on a closed local port (alerts_all)
+}
 
 
 @pytest.fixture
@@ -368,6 +377,14 @@ class Race:
             seat = (sock.latest or {}).get("you") if sock is not None else None
             if seat is not None:
                 await self.call("POST", f"{room.id}/seats/{seat}/take-back", room.tokens[1])
+        elif name == "alerts_all":
+            sub = PushKeys.make().subscription(f"http://127.0.0.1:9/push/{room.id}")
+            seats = [{"room": room.id, "token": t} for t in room.tokens]
+            response = await self.http.post(
+                "/api/alerts",
+                json={"seats": seats, "channel": {"kind": "push", "subscription": sub}},
+            )
+            assert response.status_code == 200, response.text
 
     async def op_abort(self, room: Room, token: str | None) -> None:
         """``token`` (any seated one if None) agrees to abort the running game."""
