@@ -18,6 +18,7 @@ from app.core.limits import BodyLimit, SecurityHeaders
 from app.core.logs import RequestContext
 from app.web import health
 from app.web.alerts import router as alerts_router
+from app.web.all_tables import router as all_tables_router
 from app.web.away import router as away_router
 from app.web.deps import Backend, room_id
 from app.web.history import router as replay_router
@@ -63,6 +64,7 @@ def build_app(
     )
     app.include_router(router)
     app.include_router(alerts_router)
+    app.include_router(all_tables_router)  # one alert set-up for many tables
     app.include_router(seats_router)
     app.include_router(away_router)
     app.include_router(site_router)

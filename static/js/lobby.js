@@ -5,6 +5,7 @@
  */
 
 import * as api from "./api.js";
+import { follow, keptAlerts } from "./alltables.js";
 import { byId, h } from "./dom.js";
 import { bindLanguageSelect, initLanguage, lang, onLanguageChange, t } from "./i18n.js";
 import { renderAwayBox } from "./away.js";
@@ -302,6 +303,8 @@ function takeCarried() {
   history.replaceState(history.state, "", location.pathname + location.search + hashWithoutSeats(location.hash));
   const { added, kept } = mergeSeats(store, carried);
   if (added) toast(t("carry.merged", { n: added }), { kind: "success" });
+  // "Notify me" for all my tables, if this device set it up, reaches the tables carried here
+  if (added) void follow(keptAlerts(), store.list().map(({ room, token }) => ({ room, token })));
   if (kept) toast(t("carry.kept", { n: kept }));
   if (!added && !kept) toast(t("carry.none"));
   return true;

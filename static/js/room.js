@@ -245,6 +245,7 @@ async function receive(msg) {
   if (msg.you != null && token && token === choice.token) {
     if (choice.trial) choice = accepted(choice);
     seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+    alertsPanel.follow(); // "Notify me" for all my tables reaches a seat taken since
     kept.save(roomId, msg, events);
   }
   render();

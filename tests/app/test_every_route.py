@@ -200,6 +200,36 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/email"): [{"address": "anna@example.org"}],
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
         ("PUT", f"{room}/alerts/kinds"): [{"channel": "push", "kinds": {"chat": True}}],
+        # one set-up for many seats: the tokens are in the body, every caller's kind there
+        ("POST", "/api/alerts"): [
+            {
+                "seats": [
+                    {"room": table.room if who != "other_room" else table.other, "token": t}
+                    for who, t in table.tokens.items()
+                    if t is not None
+                ],
+                "proof": [{"room": table.other, "token": "x" * 200}],
+                "channel": {
+                    "kind": "push",
+                    "subscription": PushKeys.make().subscription(f"{CLOSED}/push/all"),
+                },
+            },
+            {
+                "seats": [{"room": table.room, "token": t} for t in table.tokens.values() if t]
+                * 10,
+                "channel": {"kind": "email", "address": "anna@example.org", "each_turn": True},
+            },
+            (  # a NUL and a broken character (sent as JSON escapes)
+                "raw",
+                '{"seats": [{"room": "\\u0000", "token": "\\ud800"}],'
+                ' "channel": {"kind": "email", "address": "a@b.org"}}',
+            ),
+            {
+                "seats": [{"room": table.room, "token": "t"}],
+                "channel": {"kind": "push", "subscription": {"endpoint": "x" * 2**16}},
+            },
+            {"seats": [[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]], "channel": {"kind": 2**70}},
+        ],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
         ("POST", f"{room}/leave"): [{"bot": None}],
         # the stale one first: a resignation that lands ends the table's running game

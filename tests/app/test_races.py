@@ -65,6 +65,7 @@ from app.play.access import hash_token
 from app.play.state import RoomState, fold
 from app.play.store import EventRecord, Store
 from engines import get_engine
+from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
 
 OPERATIONS = [
@@ -86,6 +87,7 @@ OPERATIONS = [
     "away",
     "back",
     "deadline",
+    "alerts_all",  # one alert set-up for every seat (POST /api/alerts; the first appends alerts_on)
 ]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
 # the operations of a waiting table and of ending a game early: their pairs run once a test
@@ -100,6 +102,7 @@ LATER = frozenset(
         "away",
         "back",
         "deadline",
+        "alerts_all",
     }
 )
 WAITING = frozenset({"stand_up", "free_seat", "settings"})
@@ -131,6 +134,7 @@ RACE_ENV = {
     "ROOMS_PER_MINUTE": "100000",
     # a deadline the clock was moved past fires within moments
     "DEADLINE_POLL_SECONDS": "0.1",
+    "WEBHOOK_ALLOW_PRIVATE": "true",  # push endpoints on a closed local port (alerts_all)
 }
 
 
@@ -420,6 +424,14 @@ class Race:
                 room.sent.append(Sent(token, "seat_back", response.json()["seq"]))
         elif name == "deadline":
             await self.op_deadline(room)
+        elif name == "alerts_all":
+            sub = PushKeys.make().subscription(f"http://127.0.0.1:9/push/{room.id}")
+            seats = [{"room": room.id, "token": t} for t in room.tokens]
+            response = await self.http.post(
+                "/api/alerts",
+                json={"seats": seats, "channel": {"kind": "push", "subscription": sub}},
+            )
+            assert response.status_code == 200, response.text
 
     def server_now(self) -> datetime:
         return datetime.now(UTC) + timedelta(seconds=self.offset)
