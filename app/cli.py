@@ -124,6 +124,7 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
         "port": port,
         "ws_max_size": settings.max_ws_message_bytes,
         "ws_per_message_deflate": settings.ws_compression,
+        "timeout_keep_alive": settings.keep_alive_seconds,
         # behind a proxy, only the X-Forwarded-For entries added by the proxies listed in
         # FORWARDED_ALLOW_IPS count: the client address is the last one they did not add
         "proxy_headers": settings.trust_proxy_headers,

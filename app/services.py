@@ -39,6 +39,7 @@ from app.live.catchup import CatchUp
 from app.live.doorbell import Doorbell, make_doorbell
 from app.live.hub import Hub
 from app.live.presence import Presence, make_presence
+from app.play.away import Aways
 from app.play.deadlines import Deadlines
 from app.play.endings import Endings
 from app.play.retention import Retention
@@ -79,6 +80,7 @@ class Services:
     endings: Endings
     undo: Undo
     deadlines: Deadlines
+    aways: Aways
     duty: Duty
     replays: Replays
     retention: Retention
@@ -99,6 +101,7 @@ class Services:
         rooms = Rooms(db, doorbell.publish, settings.snapshot_every)
         seats = Seats(rooms)
         deadlines = Deadlines(rooms, settings.deadline_poll_seconds)
+        aways = Aways(rooms)
         hub = Hub(rooms, presence, doorbell, settings)
         bots = BotRunner(
             rooms,
@@ -124,6 +127,9 @@ class Services:
         # a reminder when a quarter of a seat's time is left; a freed seat's alerts go
         deadlines.reminders.append(remind)
         seats.on_release.append(alert_store.forget_person)
+        # a person away: the aways table follows the log, the deadline loop ends them
+        rooms.on_append.append(aways.within)
+        deadlines.sweeps.append(aways.sweep)
 
         services = cls(
             settings=settings,
@@ -143,6 +149,7 @@ class Services:
             endings=Endings(rooms),
             undo=Undo(rooms),
             deadlines=deadlines,
+            aways=aways,
             duty=duty,
             replays=Replays(rooms),
             retention=Retention(db, settings.retention_days, duty=duty),

@@ -4,7 +4,10 @@ Anyone seated can type any address, so an address left for a seat first gets one
 mail that asks to confirm it, and nothing else until someone opens its link and
 presses the button (mail scanners that follow links only look). Confirming is per
 subscription: an address confirmed for one seat is asked again when it is left for
-another seat or room, since each is a different person's request. The key in the
+another seat or room, since each is a different person's request, unless the device
+leaving it proves it holds a seat whose channel for that address is confirmed
+(``POST /api/alerts``, app/web/all_tables.py); a set-up for many tables at once gets
+one mail whose link confirms them all (their channels share a ``group``). The key in the
 link is made when that mail goes out, kept only as its SHA-256, used once, and
 valid for ``CONFIRM_VALID`` (``app.alerts.mail`` makes it and sends the mail).
 
@@ -21,6 +24,7 @@ import hashlib
 from datetime import datetime, timedelta
 
 from app.alerts import store as alert_store
+from app.alerts.kinds import DIGEST
 from app.alerts.store import CONFIRM, DAY, Channel, Due
 from app.core.config import Settings
 from app.play.state import RoomState
@@ -62,14 +66,17 @@ def not_due(state: RoomState, due: Due) -> str | None:
 
 
 async def take_slot(
-    db: Store, settings: Settings, due: Due, now: datetime
+    db: Store, settings: Settings, due: Due, now: datetime, kind: str | None = None
 ) -> tuple[str | None, datetime | None]:
-    """Count this mail against its address's caps: (slot, None), or (None, when one frees)."""
+    """Count this mail against its address's caps: (slot, None), or (None, when one frees).
+
+    A digest (``kind=DIGEST``) also fits only if none went to the address in a day."""
     caps: dict[str | None, tuple[int, timedelta]] = {
         None: (settings.alert_address_hourly_cap, HOUR),
         CONFIRM: (settings.alert_confirm_daily_cap, DAY),
+        DIGEST: (1, DAY),
     }
-    kind = CONFIRM if due.kind == CONFIRM else "alert"
+    kind = kind or (CONFIRM if due.kind == CONFIRM else "alert")
     async with db.transaction() as session:
         return await alert_store.take_mail_slot(
             session, address_hash(due.channel.target), kind, now, caps

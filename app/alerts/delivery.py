@@ -10,7 +10,7 @@ channel accordingly.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from app.alerts import store as alert_store
@@ -53,6 +53,12 @@ class Sending:
     db: Store
     client: Outbound
     keys: AlertKeys
+    # another room's state, for a mail that tells of several tables (app/alerts/digest.py)
+    load: Callable[[str], Awaitable[RoomState]] | None = field(default=None, compare=False)
+    # when an alert waits for its person to close (or to have closed for a while) the room
+    held: Callable[[RoomState, Due], Awaitable[object | None]] | None = field(
+        default=None, compare=False
+    )
 
     def room_url(self, state: RoomState) -> str:
         """The room's link, built from ``PUBLIC_URL`` alone; empty without it."""

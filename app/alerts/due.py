@@ -15,6 +15,11 @@ alerts are coalesced: while a seat's chat alert waits on a channel, more message
 add nothing to it (the alert, when it goes, says how many came), and a seat's own
 message drops its waiting chat alerts, since it has read the chat.
 
+A seat whose person is away (``app/play/away.py``) gets no turn alert nor reminder,
+to its person or to the room's webhook, while away: none is queued, and one queued
+before is dropped by ``still_due``. When the away time ends (they are back, or it ran
+out) and the game waits for the seat, its turn alert is queued afresh.
+
 Other parts send their own alerts through ``enqueue_turn_alert`` (the deadline
 reminder: ``kind="reminder"``), inside their own transaction. ``still_due`` is the
 outbox's check, just before sending, that an alert is still wanted.
@@ -121,6 +126,8 @@ def still_due(state: RoomState, due: Due) -> str | None:
         return None if sitting.stand_in is not None else "the person plays their seat again"
     if due.seat not in waiting_for(state):
         return "no longer this seat's turn"
+    if sitting.away_until is not None:
+        return "the player is away"
     if sitting.token_hash is None or sitting.bot is not None:
         return "no person in the seat"
     return None
@@ -154,6 +161,7 @@ class Alerts:
                 queued += await self._game_over(session, after)
         if before.seats != after.seats and after.game_no == before.game_no:
             queued += await self._stand_ins(session, before, after)
+            queued += await self._aways(session, before, after)
         elif not turned:
             queued += await self._chat(session, before, after)
         if queued and self.delay <= timedelta():
@@ -175,6 +183,27 @@ class Alerts:
             await alert_store.cancel(session, room_id, done, kinds=TURN_KINDS)
         queued = 0
         for seat in sorted(waiting - waited):
+            if after.seats[seat].away_until is None:
+                queued += await enqueue_turn_alert(session, after, seat, "turn", delay=self.delay)
+        return queued
+
+    async def _aways(self, session: Any, before: RoomState, after: RoomState) -> int:
+        """Seats whose person went away lose their unsent turn alerts; those whose person
+        is back while the game waits for them get their turn alert."""
+        gone = [
+            seat
+            for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True))
+            if was.away_until is None and now.away_until is not None
+        ]
+        if gone:
+            await alert_store.cancel(session, after.room.id, gone, kinds=TURN_KINDS)
+        back = [
+            seat
+            for seat in sorted(waiting_for(after))
+            if before.seats[seat].away_until is not None and after.seats[seat].away_until is None
+        ]
+        queued = 0
+        for seat in back:
             queued += await enqueue_turn_alert(session, after, seat, "turn", delay=self.delay)
         return queued
 

@@ -24,6 +24,7 @@ CHAT = "chat"
 KINDS = (TURN, REMINDER, GAME_OVER, BOT_TOOK_SEAT, CHAT)
 TURN_KINDS = (TURN, REMINDER)
 CHOSEN = (GAME_OVER, BOT_TOOK_SEAT, CHAT)  # what a channel's settings switch on or off
+DIGEST = "digest"  # how the address caps count the one mail a day that lists many tables
 
 DEFAULTS: dict[str, dict[str, bool]] = {
     "push": {GAME_OVER: True, BOT_TOOK_SEAT: True, CHAT: False},
@@ -39,6 +40,13 @@ def choices(channel_kind: str, data: dict[str, Any]) -> dict[str, bool]:
         kind: bool(chosen.get(kind, default))
         for kind, default in DEFAULTS.get(channel_kind, {}).items()
     }
+
+
+def digested(channel_kind: str, data: dict[str, Any], kind: str) -> bool:
+    """Whether an alert of ``kind`` on this channel waits for the address's daily digest
+    (``app.alerts.digest``): turn alerts by mail do, unless the person chose
+    ``each_turn`` (one mail per turn) for that address."""
+    return channel_kind == "email" and kind in TURN_KINDS and not data.get("each_turn")
 
 
 def carries(channel_kind: str, data: dict[str, Any], kind: str) -> bool:

@@ -57,6 +57,7 @@ class ConfirmMail:
     site: str
     confirm_link: str
     stop_link: str
+    tables: int = 1  # one request for many tables asks once for them all
 
 
 # SMTP's line ends, and headers folded only at RFC 5322's hard limit of 998 characters: a
@@ -68,7 +69,7 @@ MAIL_POLICY = policy.SMTP.clone(max_line_length=998, cte_type="7bit")
 MAIL_LINES = (REMINDER, GAME_OVER, BOT_TOOK_SEAT, CHAT)  # kinds with a line of their own
 
 
-def _headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessage:
+def headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessage:
     message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.smtp_sender
     message["To"] = to
@@ -80,7 +81,7 @@ def _headers(settings: Settings, to: str, subject: str, stop: str) -> EmailMessa
     return message
 
 
-def _with_text(message: EmailMessage, lang: str, lines: list[str]) -> EmailMessage:
+def with_text(message: EmailMessage, lang: str, lines: list[str]) -> EmailMessage:
     message.set_content("\n".join(lines))
     message["Content-Language"] = lang  # after set_content, which drops every Content-* header
     return message
@@ -88,12 +89,14 @@ def _with_text(message: EmailMessage, lang: str, lines: list[str]) -> EmailMessa
 
 def compose_confirm(settings: Settings, mail: ConfirmMail) -> EmailMessage:
     lang = mail.lang
-    message = _headers(settings, mail.to, text(lang, "confirm_subject"), mail.stop_link)
-    return _with_text(
+    message = headers(settings, mail.to, text(lang, "confirm_subject"), mail.stop_link)
+    return with_text(
         message,
         lang,
         [
-            text(lang, "confirm_asked", site=mail.site, game=mail.game),
+            text(lang, "confirm_asked", site=mail.site, game=mail.game)
+            if mail.tables == 1
+            else text(lang, "confirm_asked_many", site=mail.site, count=str(mail.tables)),
             "",
             text(lang, "confirm_do"),
             mail.confirm_link,
@@ -113,10 +116,10 @@ def compose(settings: Settings, mail: AlertMail | ConfirmMail) -> EmailMessage:
         return compose_confirm(settings, mail)
     lang = mail.lang
     subject = title(lang, mail.kind, mail.game, mail.others)
-    message = _headers(settings, mail.to, subject, mail.stop_link)
+    message = headers(settings, mail.to, subject, mail.stop_link)
     line = f"mail_{mail.kind}" if mail.kind in MAIL_LINES else "mail_turn"
     news = [mail.news] if mail.news else []
-    return _with_text(
+    return with_text(
         message,
         lang,
         [
@@ -146,15 +149,19 @@ def _flat(message: EmailMessage, sender: str, to: str) -> tuple[bytes, list[str]
 
 
 async def send(settings: Settings, mail: AlertMail | ConfirmMail) -> None:
+    await send_message(settings, compose(settings, mail), mail.to)
+
+
+async def send_message(settings: Settings, message: EmailMessage, to: str) -> None:
     if not settings.smtp_host:
         raise MailFailed("no SMTP server is set up (SMTP_HOST)")
     sender = parseaddr(settings.smtp_sender)[1]
-    content, options = _flat(compose(settings, mail), sender, mail.to)
+    content, options = _flat(message, sender, to)
     try:
         await aiosmtplib.send(
             content,
             sender=sender,
-            recipients=[mail.to],
+            recipients=[to],
             mail_options=options,
             hostname=settings.smtp_host,
             port=settings.smtp_port,
@@ -181,13 +188,14 @@ async def deliver(out: Sending, state: RoomState, due: Due) -> None:
         raise Later(frees, "address cap")
     assert slot is not None
     try:
-        await _deliver(out, state, due)
+        await deliver_now(out, state, due)
     except Failed:
         await confirm.give_back(out.db, due, slot)
         raise
 
 
-async def _deliver(out: Sending, state: RoomState, due: Due) -> None:
+async def deliver_now(out: Sending, state: RoomState, due: Due) -> None:
+    """Mail ``due`` now, its slot under the address's caps already taken."""
     base = out.settings.link_base
     if not base:
         raise MailFailed("PUBLIC_URL is not set, and mail links need it")
@@ -225,6 +233,7 @@ async def _ask_to_confirm(
         noted = await alert_store.confirmation_mailed(
             session, due.channel.id, confirm.key_hash(key), clock.now()
         )
+        tables = len(await alert_store.group_of(session, due.channel.id))
     if not noted:
         raise MailFailed("the address was removed or confirmed meanwhile")
     alerts = f"{base}/api/rooms/{state.room.id}/alerts"
@@ -237,5 +246,6 @@ async def _ask_to_confirm(
             site=urlsplit(base).netloc,
             confirm_link=f"{alerts}/confirm?key={key}",
             stop_link=f"{alerts}/stop?key={stop_key}",
+            tables=max(1, tables),
         ),
     )

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from app.alerts import confirm as mail_confirm
-from app.alerts import guard, mail, push, webhooks
+from app.alerts import digest, guard, push, webhooks
 from app.alerts import store as alert_store
 from app.alerts.delivery import Deliver, Failed, Gone, Later, Sending
 from app.alerts.due import Alerts, held_by_tab, still_due
@@ -52,7 +52,7 @@ log = logging.getLogger("spieltisch.alerts")
 # the channels, by the kind their rows name: a new channel is one module and one line here
 CHANNELS: dict[str, Deliver] = {
     "push": push.deliver,
-    "email": mail.deliver,
+    "email": digest.deliver,  # turn mails wait for the daily digest; the rest go as mail
     "webhook": webhooks.deliver,
 }
 
@@ -303,4 +303,7 @@ class Outbox:
         if deliver is None:
             raise Failed(f"unknown channel kind {due.channel.kind!r}")
         assert self._client is not None
-        await deliver(Sending(self.settings, self.rooms.db, self._client, self.keys), state, due)
+        out = Sending(
+            self.settings, self.rooms.db, self._client, self.keys, self.rooms.load, self._held
+        )
+        await deliver(out, state, due)

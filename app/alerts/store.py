@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -575,3 +575,108 @@ async def give_back_mail_slot(session: AsyncSession, address_hash: str, slot: st
     if row is not None:
         row.sends = [s for s in row.sends if s[2] != slot]
         await session.flush()
+
+
+# -- one set-up for many tables, and the daily digest --------------------------------
+
+
+async def confirmed_address(
+    session: AsyncSession, seats: Iterable[tuple[str, str]], address: str
+) -> bool:
+    """Whether one of these (room, token hash) seats has ``address`` confirmed already."""
+    wanted = address.strip().lower()
+    for room_id, token_hash in seats:
+        found = await email_channel(session, room_id, token_hash)
+        if found is not None and found.confirmed and found.target.strip().lower() == wanted:
+            return True
+    return False
+
+
+async def set_channel_data(session: AsyncSession, channel_id: int, changes: dict[str, Any]) -> None:
+    """Merge ``changes`` into one channel's ``data`` (read locked, so two changes both count)."""
+    row = await session.scalar(
+        select(AlertChannel).where(AlertChannel.id == channel_id).with_for_update()
+    )
+    if row is not None:
+        row.data = {**row.data, **changes}
+        await session.flush()
+
+
+async def group_of(session: AsyncSession, channel_id: int) -> list[AlertChannel]:
+    """The unconfirmed addresses asked for together with this one (itself included).
+
+    A set-up for many tables at once marks its channels with one ``group`` in their
+    data, so one confirmation mail covers them all."""
+    row = await session.get(AlertChannel, channel_id)
+    group = row.data.get("group") if row is not None else None
+    if row is None or not group:
+        return [row] if row is not None else []
+    rows = await session.scalars(
+        select(AlertChannel).where(
+            AlertChannel.kind == "email",
+            AlertChannel.target == row.target,
+            AlertChannel.confirmed_at.is_(None),
+        )
+    )
+    return [r for r in rows if r.data.get("group") == group]
+
+
+async def confirm_group(session: AsyncSession, channel_id: int, at: datetime) -> int:
+    """Confirm an address and every address asked for in the same set-up; how many."""
+    members = await group_of(session, channel_id)
+    ids = sorted({channel_id, *(r.id for r in members)})
+    await session.execute(
+        update(AlertChannel)
+        .where(AlertChannel.id.in_(ids), AlertChannel.confirmed_at.is_(None))
+        .values(confirmed_at=at)
+    )
+    return len(ids)
+
+
+async def drop_group(session: AsyncSession, channel_id: int) -> None:
+    """The owner cancelled a request for many tables: its unconfirmed addresses all go."""
+    ids = [r.id for r in await group_of(session, channel_id)]
+    if ids:
+        await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
+        await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
+
+
+async def waiting_mails(
+    session: AsyncSession, address: str, kinds: Iterable[str], besides: int
+) -> list[Due]:
+    """The unsent alerts of ``kinds`` to ``address`` (in any spelling of its case) on
+    every confirmed address channel that takes a digest, but the alert ``besides``."""
+    rows = await session.execute(
+        select(OutboxRow, AlertChannel)
+        .join(AlertChannel, AlertChannel.id == OutboxRow.channel_id)
+        .where(
+            OutboxRow.status == PENDING,
+            OutboxRow.kind.in_(list(kinds)),
+            OutboxRow.id != besides,
+            AlertChannel.kind == "email",
+            AlertChannel.confirmed_at.is_not(None),
+            func.lower(AlertChannel.target) == address.strip().lower(),
+        )
+        .order_by(OutboxRow.id)
+    )
+    wanted = address.strip().lower()
+    found: list[Due] = []
+    for r, c in rows:
+        if c.target.strip().lower() != wanted or c.data.get("each_turn"):
+            continue
+        found.append(
+            Due(r.id, r.room_id, r.seat, r.game_no, r.turn_seq, r.kind, r.attempts, _channel(c))
+        )
+    return found
+
+
+async def fold_in(
+    session: AsyncSession, alert_ids: Sequence[int], now: datetime, note: str
+) -> None:
+    """Alerts told in a digest mail are sent with it (unless they closed meanwhile)."""
+    if alert_ids:
+        await session.execute(
+            update(OutboxRow)
+            .where(OutboxRow.id.in_(list(alert_ids)), OutboxRow.status == PENDING)
+            .values(status="sent", sent_at=now, claimed_until=None, error=note)
+        )

@@ -81,6 +81,16 @@ class Settings(BaseSettings):
             "Blokus' legal moves, for more CPU and memory per socket (docs/benchmarks.md)."
         ),
     )
+    keep_alive_seconds: float = Field(
+        75.0,
+        gt=0,
+        description=(
+            "How long an idle HTTP connection stays open for the next request. Longer than "
+            "the idle time of the clients and proxies that reuse connections (5 s for most "
+            "HTTP libraries, Caddy's 2 min are cut short by the Caddyfile), so the server "
+            "never closes one just as a request arrives on it."
+        ),
+    )
     chat_max_chars: int = Field(500, ge=1, description="Longest chat message.")
     name_max_chars: int = Field(
         40, ge=1, le=80, description=("Longest display name (at most 80, the stored column).")

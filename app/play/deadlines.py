@@ -66,6 +66,40 @@ class _NotDue(Exception):
     """The seat of a passed deadline is not to act in the room's state."""
 
 
+def _aways(state: RoomState) -> tuple[str | None, ...]:
+    return tuple(s.away_until for s in state.seats)
+
+
+def _deadline(
+    state: RoomState, seat: int, old: DeadlineRecord | None, seconds: int, now: datetime
+) -> DeadlineRecord:
+    """The deadline of a seat the game waits for: ``old`` if it still runs (or waits) as
+    it should, a new one of the full time, or ``old`` paused or resumed with the time it
+    had left. While the seat's person is away (``away_until``) it is paused: it keeps
+    the seconds left and its ``due_at`` is the end of the away time; on their return it
+    runs again from those seconds."""
+    until = state.seats[seat].away_until
+    if old is None:
+        left, seq = float(seconds), state.seq
+    else:
+        left = (
+            old.paused_left if old.paused_left is not None else (old.due_at - now).total_seconds()
+        )
+        seq = old.seq
+    left = max(0.0, left)
+    room_id = state.room.id
+    if until is not None:
+        paused = DeadlineRecord(room_id, seat, seq, datetime.fromisoformat(until), None, left)
+        return old if old == paused else paused
+    if old is not None and old.paused_left is None:
+        return old
+    due = now + timedelta(seconds=left)
+    remind: datetime | None = due - timedelta(seconds=seconds / 4)
+    if remind is not None and remind <= now and old is not None:
+        remind = None  # resumed with less than a quarter left: no reminder now
+    return DeadlineRecord(room_id, seat, seq, due, remind)
+
+
 def turn_seconds(state: RoomState) -> int | None:
     value = state.room.rules.get("turn_seconds")
     return int(value) if value else None
@@ -81,23 +115,31 @@ def stand_in_bot(state: RoomState) -> str:
 
 @dataclass(frozen=True)
 class Clock:
-    """One seat's deadline as shown to people: when, and seconds left now."""
+    """One seat's deadline as shown to people: when, and seconds left now. A paused one
+    (its person is away) has no ``due`` and keeps its seconds left."""
 
     seat: int
-    due: datetime
+    due: datetime | None
     left: float
 
+    @property
+    def paused(self) -> bool:
+        return self.due is None
+
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "due": self.due.isoformat(), "left": round(self.left)}
+        due = self.due.isoformat() if self.due is not None else None
+        return {"seat": self.seat, "due": due, "left": round(self.left), "paused": self.paused}
 
 
 def with_clocks(info: dict[str, Any], clocks: list[Clock]) -> dict[str, Any]:
-    """Add each seat's deadline and seconds left to a room's info (both null: none)."""
+    """Add each seat's deadline and seconds left to a room's info (both null: none;
+    a paused clock has seconds left, no deadline, and ``paused`` true)."""
     by_seat = {c.seat: c for c in clocks}
     for seat in info["seats"]:
         running = by_seat.get(seat["seat"])
-        seat["deadline"] = running.due.isoformat() if running else None
+        seat["deadline"] = running.due.isoformat() if running and running.due else None
         seat["time_left"] = round(running.left) if running else None
+        seat["paused"] = bool(running and running.paused)
     return info
 
 
@@ -108,6 +150,9 @@ class Deadlines:
         self.rooms = rooms
         self.poll = poll_seconds
         self.reminders: list[Reminder] = []
+        # other timed work the loop does on each pass (the end of away times): called with
+        # the time now, each returns how many things it acted on
+        self.sweeps: list[Callable[[datetime], Awaitable[int]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -128,7 +173,11 @@ class Deadlines:
             return
         waited = set(before.people_to_act())
         waiting = after.people_to_act()
-        if after.game_seq == before.game_seq and set(waiting) == waited:
+        if (
+            after.game_seq == before.game_seq
+            and set(waiting) == waited
+            and _aways(before) == _aways(after)
+        ):
             return
         existing = {d.seat: d for d in await store.deadlines_of(session, after.room.id)}
         now = clock.now()
@@ -137,19 +186,10 @@ class Deadlines:
             old = existing.get(seat)
             # a move taken back (no mover) starts a fresh clock for whoever is to act again
             moved = after.game_seq != before.game_seq and after.mover in (seat, None)
-            if old is not None and seat in waited and after.game_no == before.game_no and not moved:
-                rows.append(old)
-                continue
-            due = now + timedelta(seconds=seconds)
-            rows.append(
-                DeadlineRecord(
-                    room_id=after.room.id,
-                    seat=seat,
-                    seq=after.seq,
-                    due_at=due,
-                    remind_at=due - timedelta(seconds=seconds / 4),
-                )
+            kept = (
+                old is not None and seat in waited and after.game_no == before.game_no and not moved
             )
+            rows.append(_deadline(after, seat, old if kept else None, seconds, now))
         rows.sort(key=lambda d: d.seat)
         if rows != [existing[s] for s in sorted(existing)]:
             await store.replace_deadlines(session, after.room.id, rows)
@@ -163,8 +203,9 @@ class Deadlines:
                 await store.set_stand_in(session, after.room.id, index, new.stand_in)
 
     def notice(self, state: RoomState) -> None:
-        """A commit happened: an earlier deadline may now exist, look again."""
-        if turn_seconds(state) is not None:
+        """A commit happened: an earlier deadline (or end of an away time) may now exist,
+        look again."""
+        if turn_seconds(state) is not None or any(s.away_until for s in state.seats):
             self._wake.set()
 
     # -- what views show ----------------------------------------------------------
@@ -184,7 +225,9 @@ class Deadlines:
                 self._known.pop(next(iter(self._known)))
         now = clock.now()
         return [
-            Clock(seat=d.seat, due=d.due_at, left=max(0.0, (d.due_at - now).total_seconds()))
+            Clock(seat=d.seat, due=None, left=d.paused_left)
+            if d.paused_left is not None
+            else Clock(seat=d.seat, due=d.due_at, left=max(0.0, (d.due_at - now).total_seconds()))
             for d in rows
         ]
 
@@ -204,6 +247,11 @@ class Deadlines:
                     await self._remind(deadline, now)
             except Exception:
                 log.exception("deadline of room %s seat %s failed", deadline.room_id, deadline.seat)
+        for sweep in self.sweeps:
+            try:
+                fired += await sweep(now)
+            except Exception:
+                log.exception("a sweep of the deadline loop failed")
         return fired
 
     async def _remind(self, deadline: DeadlineRecord, now: datetime) -> None:

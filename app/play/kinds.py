@@ -19,6 +19,8 @@ ABORT_VOTE = "abort_vote"  # a seated person proposes (or agrees) to abort the r
 UNDO = "undo"  # the game goes back to before a seat's last move (app/play/undo.py)
 UNDO_REQUEST = "undo_request"  # a seat asks the others to let it take back its last move
 UNDO_ANSWER = "undo_answer"  # a seated person agrees to a take-back, or declines it
+SEAT_AWAY = "seat_away"  # a person is away until a time: their seat's clock is paused
+SEAT_BACK = "seat_back"  # the person is back (they said so, or their away time ran out)
 
 
 # events that change the game; only these make a move stale

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from app.core.text import check_json
 from engines import ENGINES
@@ -126,6 +127,39 @@ class TakeBack(Strict):
         False, description="Ask the others if someone has moved since; false: only alone."
     )
     seq: Seq | None = Field(None, description="The last seq the sender saw; null: any.")
+
+
+def _in_utc(value: datetime) -> datetime:
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("a time out of the calendar's range") from None
+
+
+UtcTime = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+
+
+class Away(Strict):
+    until: UtcTime = Field(
+        description="Away until this time (with its offset), at most 14 days after the "
+        "away time began.",
+        examples=["2026-12-10T18:00:00+01:00"],
+    )
+
+
+SeatToken = Annotated[Text, Field(min_length=1, max_length=200)]
+
+
+class AwayEverywhere(Away):
+    tokens: list[SeatToken] = Field(
+        min_length=1, max_length=50, description="The seat tokens this browser holds."
+    )
+
+
+class BackEverywhere(Strict):
+    tokens: list[SeatToken] = Field(
+        min_length=1, max_length=50, description="The seat tokens this browser holds."
+    )
 
 
 class StartGame(Strict):

@@ -19,6 +19,8 @@ from app.play.kinds import (
     MOVE,
     ROOM_CREATED,
     ROOM_SETTINGS,
+    SEAT_AWAY,
+    SEAT_BACK,
     SEAT_BOT,
     SEAT_CLAIMED,
     SEAT_STAND_IN,
@@ -51,6 +53,11 @@ class SeatInfo:
     # the person chose the stand-in while no game ran: it plays their seat in the next
     # game too; a stand-in of a running game ends with it (the person is asked back)
     kept: bool = False
+    # the person declared themself away (app/play/away.py): until when, since when (ISO
+    # times in UTC), and when their last away time ended (the cooldown counts from it)
+    away_until: str | None = None
+    away_since: str | None = None
+    back_at: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -121,6 +128,7 @@ class RoomState:
                 bot=s.bot,
                 claimed=s.token_hash is not None,
                 stand_in=s.stand_in,
+                away_until=s.away_until,
             )
             for i, s in enumerate(self.seats)
         ]
@@ -193,6 +201,13 @@ def apply(state: RoomState, event: EventRecord, played: Any = None) -> RoomState
     if event.kind == ABORT_VOTE:
         votes = state.abort_votes | {data["token_hash"]}
         return replace(state, seq=event.seq, abort_votes=votes)
+    if event.kind in (SEAT_AWAY, SEAT_BACK):
+        seat = state.seats[data["seat"]]
+        if event.kind == SEAT_AWAY:
+            seat = replace(seat, away_until=data["until"], away_since=data["since"])
+        else:
+            seat = replace(seat, away_until=None, away_since=None, back_at=data["at"])
+        return replace(state, seq=event.seq, seats=_with(state.seats, data["seat"], seat))
     if event.kind == SEAT_BOT:
         seats = list(state.seats)
         seats[data["seat"]] = SeatInfo(bot=data["bot"])
@@ -339,6 +354,9 @@ def to_snapshot(state: RoomState) -> dict[str, Any]:
                 "stand_in": s.stand_in,
                 "once": s.once,
                 "kept": s.kept,
+                "away_until": s.away_until,
+                "away_since": s.away_since,
+                "back_at": s.back_at,
             }
             for s in state.seats
         ],

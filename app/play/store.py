@@ -26,7 +26,7 @@ from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.play.tables import Deadline, Event, Room, Seat, Snapshot
+from app.play.tables import Away, Deadline, Event, Room, Seat, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ class SeatRecord:
     bot: str | None
     claimed: bool
     stand_in: str | None = None
+    away_until: str | None = None
 
 
 @dataclass(frozen=True)
@@ -709,6 +710,9 @@ class DeadlineRecord:
     seq: int
     due_at: datetime
     remind_at: datetime | None
+    # the seat's person is away: the deadline waits with these seconds left, and
+    # ``due_at`` is when the away time ends (no deadline fires while paused)
+    paused_left: float | None = None
 
 
 def _utc(value: datetime) -> datetime:
@@ -723,6 +727,7 @@ def _deadline(row: Deadline) -> DeadlineRecord:
         seq=row.seq,
         due_at=_utc(row.due_at),
         remind_at=_utc(row.remind_at) if row.remind_at is not None else None,
+        paused_left=row.paused_left,
     )
 
 
@@ -741,7 +746,12 @@ async def replace_deadlines(
     for d in deadlines:
         session.add(
             Deadline(
-                room_id=room_id, seat=d.seat, seq=d.seq, due_at=d.due_at, remind_at=d.remind_at
+                room_id=room_id,
+                seat=d.seat,
+                seq=d.seq,
+                due_at=d.due_at,
+                remind_at=d.remind_at,
+                paused_left=d.paused_left,
             )
         )
     await session.flush()
@@ -750,13 +760,15 @@ async def replace_deadlines(
 async def take_deadline(
     session: AsyncSession, room_id: str, seat: int, seq: int, now: datetime
 ) -> bool:
-    """Remove a deadline that has passed; False if it is gone, was moved or isn't due."""
+    """Remove a deadline that has passed; False if it is gone, was moved, is paused or
+    isn't due."""
     result = await session.execute(
         delete(Deadline).where(
             Deadline.room_id == room_id,
             Deadline.seat == seat,
             Deadline.seq == seq,
             Deadline.due_at <= now,
+            Deadline.paused_left.is_(None),
         )
     )
     return bool(getattr(result, "rowcount", 0) == 1)
@@ -773,6 +785,7 @@ async def take_reminder(
             Deadline.seat == seat,
             Deadline.seq == seq,
             Deadline.remind_at <= now,
+            Deadline.paused_left.is_(None),
         )
         .values(remind_at=None)
     )
@@ -782,10 +795,14 @@ async def take_reminder(
 async def due_deadlines(
     session: AsyncSession, now: datetime, limit: int = 100
 ) -> list[DeadlineRecord]:
-    """Deadlines that have passed or whose reminder is due, the oldest first."""
+    """Deadlines that have passed or whose reminder is due, the oldest first (paused
+    ones never are: their away time ends first, see ``aways_ended``)."""
     rows = await session.scalars(
         select(Deadline)
-        .where(or_(Deadline.due_at <= now, Deadline.remind_at <= now))
+        .where(
+            or_(Deadline.due_at <= now, Deadline.remind_at <= now),
+            Deadline.paused_left.is_(None),
+        )
         .order_by(Deadline.due_at)
         .limit(limit)
     )
@@ -793,8 +810,61 @@ async def due_deadlines(
 
 
 async def next_deadline_time(session: AsyncSession) -> datetime | None:
-    """The earliest moment a deadline or a reminder falls due."""
-    due = await session.scalar(select(func.min(Deadline.due_at)))
+    """The earliest moment a deadline or a reminder falls due, or an away time ends."""
+    due = await session.scalar(
+        select(func.min(Deadline.due_at)).where(Deadline.paused_left.is_(None))
+    )
     remind = await session.scalar(select(func.min(Deadline.remind_at)))
-    times = [_utc(t) for t in (due, remind) if t is not None]
+    away = await session.scalar(select(func.min(Away.until)))
+    times = [_utc(t) for t in (due, remind, away) if t is not None]
     return min(times) if times else None
+
+
+# -- away ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AwayRecord:
+    room_id: str
+    seat: int
+    token_hash: str
+    until: datetime
+    started_at: datetime
+
+
+async def replace_aways(session: AsyncSession, room_id: str, aways: Sequence[AwayRecord]) -> None:
+    """The room's away seats are exactly ``aways`` from now on."""
+    await session.execute(delete(Away).where(Away.room_id == room_id))
+    for a in aways:
+        session.add(
+            Away(
+                room_id=room_id,
+                seat=a.seat,
+                token_hash=a.token_hash,
+                until=a.until,
+                started_at=a.started_at,
+            )
+        )
+    await session.flush()
+
+
+async def aways_ended(
+    session: AsyncSession, now: datetime, limit: int = 100
+) -> list[tuple[str, int]]:
+    """(room, seat) of away times that have run out, the oldest first."""
+    rows = await session.execute(
+        select(Away.room_id, Away.seat).where(Away.until <= now).order_by(Away.until).limit(limit)
+    )
+    return [(room_id, int(seat)) for room_id, seat in rows]
+
+
+async def seats_of_tokens(
+    session: AsyncSession, token_hashes: Sequence[str]
+) -> dict[str, tuple[str, int]]:
+    """The room and seat each of ``token_hashes`` holds (those holding none are left out)."""
+    if not token_hashes:
+        return {}
+    rows = await session.execute(
+        select(Seat.token_hash, Seat.room_id, Seat.seat).where(Seat.token_hash.in_(token_hashes))
+    )
+    return {str(h): (room_id, int(seat)) for h, room_id, seat in rows}

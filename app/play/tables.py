@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -80,7 +89,8 @@ class Deadline(Base):
     """When a seat to act runs out of time; ``seq`` is the room's seq when it was set.
 
     ``remind_at`` is when a quarter of the time is left; it is cleared once the
-    reminder went out.
+    reminder went out. ``paused_left``: the seat's person is away, the deadline waits
+    with these seconds left (``due_at`` is then when the away time ends).
     """
 
     __tablename__ = "deadlines"
@@ -94,3 +104,19 @@ class Deadline(Base):
     remind_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class Away(Base):
+    """A seat whose person is away, mirrored from the log (app/play/away.py), so the
+    scheduler finds the away times that run out without reading every room."""
+
+    __tablename__ = "aways"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -48,6 +48,8 @@ def seat_list(
             "stand_in": s.stand_in,
             "online": bool(s.bot) or online.get(s.seat, False),
             "to_act": s.seat in acting,
+            # the person is away until then (ISO, UTC): their clock is paused
+            "away_until": s.away_until,
         }
         for s in seats
     ]

@@ -73,6 +73,8 @@ class RemovePush(BaseModel):
 class SetEmail(Strict):
     address: str = Field(min_length=3, max_length=254, examples=["anna@example.org"])
     lang: Lang | None = None
+    # one mail per turn; by default turn mails come as one digest a day (app/alerts/digest.py)
+    each_turn: bool | None = None
 
 
 class Choices(Strict):
@@ -112,6 +114,42 @@ def _url(value: str, code: str, what: str) -> str:
     return value
 
 
+async def checked_push(svc: Backend, body: PushSubscription) -> dict[str, Any]:
+    """The subscription's keys, once its endpoint and keys proved usable; else 400."""
+    _url(body.endpoint, "bad_subscription", "A push endpoint")
+    keys = body.keys.model_dump()
+    if not push.valid_subscription(body.endpoint, keys):
+        raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
+    try:
+        await check_url(body.endpoint, svc.settings.webhook_allow_private)
+    except BadUrl as exc:
+        raise ApiError(400, "bad_subscription", f"This push endpoint can't be used: {exc}") from exc
+    try:
+        push.encrypt(body.endpoint, keys, {"check": True})
+    except Exception as exc:
+        raise ApiError(
+            400, "bad_subscription", "This push subscription's keys are not valid."
+        ) from exc
+    return keys
+
+
+def checked_address(svc: Backend, value: str) -> str:
+    """The address, once it reads as one and this server sends mail; else 400 or 409."""
+    if not svc.settings.smtp_host:
+        raise ApiError(409, "mail_unavailable", "This server does not send mail.")
+    if not svc.settings.link_base:
+        raise ApiError(
+            409,
+            "mail_needs_public_url",
+            "This server sends no mail until its operator sets PUBLIC_URL, the address "
+            "the links in mails are built from.",
+        )
+    address = _address(value, "bad_email", "An e-mail address").strip()
+    if not EMAIL.match(address):
+        raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
+    return address
+
+
 async def _person(svc: Backend, room: str, token: str | None) -> tuple[int, str]:
     state = await svc.rooms.load(room)
     seat = seat_in(state, token)
@@ -132,6 +170,7 @@ async def _settings(svc: Backend, room: str, seat: int, person: str) -> dict[str
         "push": kinds.count("push"),
         "email": "email" in kinds,
         "email_confirmed": any(c.kind == "email" and c.confirmed for c in found),
+        "each_turn": any(c.kind == "email" and bool(c.data.get("each_turn")) for c in found),
         "mail_available": mailer.enabled(svc.settings),
         "host": is_host(state, person),
     }
@@ -172,20 +211,7 @@ async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str
 @router.post("/push", summary="Add this browser's push subscription")
 async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    _url(body.endpoint, "bad_subscription", "A push endpoint")
-    keys = body.keys.model_dump()
-    if not push.valid_subscription(body.endpoint, keys):
-        raise ApiError(400, "bad_subscription", "This push subscription has no usable endpoint.")
-    try:
-        await check_url(body.endpoint, svc.settings.webhook_allow_private)
-    except BadUrl as exc:
-        raise ApiError(400, "bad_subscription", f"This push endpoint can't be used: {exc}") from exc
-    try:
-        push.encrypt(body.endpoint, keys, {"check": True})
-    except Exception as exc:
-        raise ApiError(
-            400, "bad_subscription", "This push subscription's keys are not valid."
-        ) from exc
+    keys = await checked_push(svc, body)
 
     async def write(session: Any) -> None:
         await alert_store.save_seat_settings(session, room, person, body.lang)
@@ -196,7 +222,7 @@ async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) ->
         )
         await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
 
-    await _with_alerts_on(svc, room, write)
+    await with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -212,20 +238,11 @@ async def remove_push(room: str, body: RemovePush, svc: Svc, token: Token) -> di
 @router.put("/email", summary="Leave an e-mail address for this room's alerts")
 async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    if not svc.settings.smtp_host:
-        raise ApiError(409, "mail_unavailable", "This server does not send mail.")
-    if not svc.settings.link_base:
-        raise ApiError(
-            409,
-            "mail_needs_public_url",
-            "This server sends no mail until its operator sets PUBLIC_URL, the address "
-            "the links in mails are built from.",
-        )
-    address = _address(body.address, "bad_email", "An e-mail address").strip()
-    if not EMAIL.match(address):
-        raise ApiError(400, "bad_email", "This does not look like an e-mail address.")
+    address = checked_address(svc, body.address)
     assert token is not None
-    data = {"sealed": svc.outbox.keys.seal(token)}
+    data: dict[str, Any] = {"sealed": svc.outbox.keys.seal(token)}
+    if body.each_turn is not None:
+        data["each_turn"] = body.each_turn
     game_no = (await svc.rooms.load(room)).game_no
 
     async def write(session: Any) -> None:
@@ -233,6 +250,9 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
         kept = await alert_store.email_channel(session, room, person)
         queued = kept is not None and await alert_store.confirmation_queued(session, kept.id)
         if mail_confirm.keeps(kept, queued, address, clock.now()):
+            assert kept is not None
+            if body.each_turn is not None:
+                await alert_store.set_channel_data(session, kept.id, {"each_turn": body.each_turn})
             return  # confirmed, or just asked: nothing to ask (again)
         chosen = await alert_store.chosen_kinds(session, room, person, "email")
         channel_id = await alert_store.add_channel(
@@ -249,7 +269,7 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
         confirm = alert_store.NewAlert(room, channel_id, seat, game_no, 0, CONFIRM, clock.now())
         await alert_store.enqueue(session, [confirm])
 
-    await _with_alerts_on(svc, room, write)
+    await with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -302,6 +322,9 @@ async def stop_mails(
         # a key no database can hold (NUL, a broken character) is no seat's key
         mine = await alert_store.seat_by_stop_key(session, room, key) if storable(key) else None
         if mine is not None:
+            kept = await alert_store.email_channel(session, room, mine.token_hash)
+            if kept is not None and not kept.confirmed:  # a request for many tables: all go
+                await alert_store.drop_group(session, kept.id)
             await alert_store.remove_channels(session, room, mine.token_hash, "email", None)
     lang = mine.lang if mine else "en"
     return alert_pages.page(
@@ -353,12 +376,12 @@ async def confirm_address(room: str, svc: Svc, key: ConfirmKey) -> HTMLResponse:
         if refused is not None:
             return refused
         assert found is not None
-        await alert_store.confirm(session, found.channel_id, clock.now())
+        tables = await alert_store.confirm_group(session, found.channel_id, clock.now())
     return alert_pages.page(
         lang,
         room,
         "confirmed_title",
-        text(lang, "confirmed"),
+        text(lang, "confirmed") if tables == 1 else text(lang, "confirmed_many", count=str(tables)),
         code="confirmed",
         message_id="confirm-message",
     )
@@ -415,7 +438,7 @@ async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> di
             session, room, None, "webhook", body.url, data, replace_all=True
         )
 
-    await _with_alerts_on(svc, room, write)
+    await with_alerts_on(svc, room, write)
     return await _settings(svc, room, seat, person)
 
 
@@ -428,7 +451,7 @@ async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     return await _settings(svc, room, seat, person)
 
 
-async def _with_alerts_on(svc: Backend, room: str, write: Callable[[Any], Awaitable[None]]) -> None:
+async def with_alerts_on(svc: Backend, room: str, write: Callable[[Any], Awaitable[None]]) -> None:
     """Add a channel with ``write``. The room's first one also appends ``alerts_on`` in
     the same transaction: moves skip all alert work in rooms without it, and a move
     raced against this is tried again on the state that has it."""

@@ -18,6 +18,8 @@ from app.core.limits import BodyLimit, SecurityHeaders
 from app.core.logs import RequestContext
 from app.web import health
 from app.web.alerts import router as alerts_router
+from app.web.all_tables import router as all_tables_router
+from app.web.away import router as away_router
 from app.web.deps import Backend, room_id
 from app.web.history import router as replay_router
 from app.web.metrics import Metrics, SocketCounter
@@ -63,8 +65,10 @@ def build_app(
     )
     app.include_router(router)
     app.include_router(alerts_router)
+    app.include_router(all_tables_router)  # one alert set-up for many tables
     app.include_router(seats_router)
     app.include_router(undo_router)
+    app.include_router(away_router)
     app.include_router(site_router)
     app.include_router(metrics_router)
     app.state.metrics = metrics

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from app.live.doorbell import Doorbell
     from app.live.hub import Hub
     from app.live.presence import Presence
+    from app.play.away import Aways
     from app.play.deadlines import Deadlines
     from app.play.endings import Endings
     from app.play.rooms import Rooms
@@ -52,6 +53,7 @@ class Backend(Protocol):
     endings: Endings
     undo: Undo
     deadlines: Deadlines
+    aways: Aways
     replays: Replays
     doorbell: Doorbell
     presence: Presence

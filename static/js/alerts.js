@@ -10,7 +10,8 @@ import { request } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, onLanguageChange, t } from "./i18n.js";
 import { toast, toastError } from "./toast.js";
-import { pref } from "./tokens.js";
+import { follow, keptAlerts, rememberDevice, setUpMany } from "./alltables.js";
+import { pref, seatStore } from "./tokens.js";
 
 /**
  * What GET /api/rooms/{room}/alerts answers.
@@ -19,6 +20,7 @@ import { pref } from "./tokens.js";
  * @property {number} push          subscriptions of this seat (all devices)
  * @property {boolean} email        an address is set
  * @property {boolean} email_confirmed  its owner confirmed it (turn mails go out only then)
+ * @property {boolean} each_turn     one mail per turn, not the daily digest
  * @property {boolean} mail_available
  * @property {boolean} host
  * @property {Record<string, Record<string, boolean>>} [kinds]  per channel set up (push, email): what it carries besides turns
@@ -70,6 +72,8 @@ export class AlertsPanel {
     /** @type {AlertSettings|null} */
     this.settings = null;
     this.busy = false;
+    this.kept = keptAlerts();
+    this.following = false; // a hand-over of the kept set-up to new seats is under way
     this.dialog = h("dialog", { id: "alerts-dialog", class: "alerts-dialog", "aria-labelledby": "alerts-title" });
     this.dialog.addEventListener("click", (e) => {
       if (e.target === this.dialog) this.dialog.close();
@@ -81,6 +85,86 @@ export class AlertsPanel {
         this.call("PUT", "/lang", { lang: lang() }).catch(() => {});
       }
     });
+  }
+
+  /** Whether a set-up here goes to all my tables (the default) or this one only. */
+  get everywhere() {
+    return pref("alerts.scope") !== "this";
+  }
+
+  /** The seats this browser holds, this table's with the token the page uses. */
+  held() {
+    const mine = this.token();
+    const others = seatStore()
+      .list()
+      .filter((e) => e.room !== this.roomId)
+      .map(({ room, token }) => ({ room, token }));
+    return mine ? [{ room: this.roomId, token: mine }, ...others] : others;
+  }
+
+  /** The seats a set-up for all my tables goes to: held, not switched off (but this one). */
+  targets() {
+    return this.held().filter((s) => s.room === this.roomId || !this.kept.isOff(s.room));
+  }
+
+  /**
+   * Set a channel up for all my tables and keep it for tables joined later.
+   * @param {"push"|"email"} channel @param {import("./alltables.js").PushSetUp|import("./alltables.js").EmailSetUp} setUp
+   */
+  async setUpEverywhere(channel, setUp) {
+    this.kept.setOff(this.roomId, false);
+    const seats = this.targets();
+    const answer = await setUpMany(channel, setUp, seats, this.held(), lang());
+    const set = answer.seats.filter((s) => s.set).map((s) => s.room);
+    this.kept.keep(channel, setUp, seats, lang());
+    if (channel === "push") for (const room of set) rememberDevice(room, /** @type {any} */ (setUp).subscription.endpoint);
+    await this.call("GET", "");
+    return set.length;
+  }
+
+  /** Remove a channel from every held table (this device's push, or the address). @param {"push"|"email"} channel */
+  async removeEverywhere(channel) {
+    const endpoint = this.deviceEndpoint;
+    for (const { room, token } of this.held()) {
+      const base = `/api/rooms/${encodeURIComponent(room)}/alerts`;
+      try {
+        if (channel === "email") await request("DELETE", `${base}/email`, { token });
+        else if (endpoint) await request("DELETE", `${base}/push`, { token, body: { endpoint } });
+      } catch {
+        // a table left or gone meanwhile has nothing to remove
+      }
+      if (channel === "push") rememberDevice(room, null);
+    }
+    this.kept.keep(channel, null);
+    await this.call("GET", "");
+  }
+
+  /** Switch this table's own alerts off (and back on) without touching the others. @param {boolean} on */
+  async switchTable(on) {
+    this.kept.setOff(this.roomId, !on);
+    if (on) {
+      await follow(this.kept, this.held(), this.roomId);
+      await this.call("GET", "");
+      return;
+    }
+    const endpoint = this.deviceEndpoint;
+    if (endpoint) await this.call("DELETE", "/push", { endpoint });
+    rememberDevice(this.roomId, null);
+    await this.call("DELETE", "/email");
+  }
+
+  /** Give the kept set-up to tables this browser took a seat at since (call with each state). */
+  follow() {
+    if (!this.token() || this.following) return;
+    this.following = true;
+    follow(this.kept, this.held())
+      .then((count) => {
+        if (count && this.dialog.open) return this.call("GET", "").then(() => this.render());
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.following = false;
+      });
   }
 
   /** This device's push endpoint for this room, if it subscribed here. */
@@ -137,11 +221,17 @@ export class AlertsPanel {
       subscription = await manager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
     }
     const json = subscription.toJSON();
+    if (this.everywhere && json.endpoint && json.keys) {
+      const keys = { p256dh: json.keys.p256dh, auth: json.keys.auth };
+      await this.setUpEverywhere("push", { subscription: { endpoint: json.endpoint, keys } });
+      return;
+    }
     await this.call("POST", "/push", { endpoint: json.endpoint, keys: json.keys, lang: lang() });
     pref(`push.${this.roomId}`, json.endpoint ?? null);
   }
 
   async disablePush() {
+    if (this.everywhere && this.kept.read().push) return this.removeEverywhere("push");
     const endpoint = this.deviceEndpoint;
     if (endpoint) await this.call("DELETE", "/push", { endpoint });
     pref(`push.${this.roomId}`, null);
@@ -172,6 +262,48 @@ export class AlertsPanel {
         });
         return h("label", { class: "alerts-kind small", for: id }, box, " ", t(`alerts.kind_${kind}`));
       }),
+    );
+  }
+
+  /** "All my tables" or "this table only": where the next set-up in this dialog goes. */
+  scope() {
+    const radio = (/** @type {"all"|"this"} */ value) =>
+      h(
+        "label",
+        { class: "alerts-kind small", for: `alerts-scope-${value}` },
+        h("input", {
+          type: "radio",
+          name: "alerts-scope",
+          id: `alerts-scope-${value}`,
+          value,
+          checked: (value === "all") === this.everywhere,
+          on: { change: () => pref("alerts.scope", value) },
+        }),
+        " ",
+        t(`alerts.scope_${value}`),
+      );
+    return h("fieldset", { class: "alerts-kinds", id: "alerts-scope" }, h("legend", { class: "small" }, t("alerts.scope_legend")), radio("all"), radio("this"));
+  }
+
+  /** This table's own switch: off here stays off, whatever is set up for all tables. */
+  tableSwitch() {
+    const off = this.kept.isOff(this.roomId);
+    const box = h("input", {
+      type: "checkbox",
+      id: "alerts-table-on",
+      checked: !off,
+      on: {
+        change: (/** @type {Event} */ e) => {
+          const on = /** @type {HTMLInputElement} */ (e.target).checked;
+          this.act(() => this.switchTable(on), on ? "alerts.table_on_saved" : "alerts.table_off_saved");
+        },
+      },
+    });
+    return h(
+      "div",
+      { class: "alerts-table" },
+      h("label", { class: "alerts-kind", for: "alerts-table-on" }, box, " ", t("alerts.table_on")),
+      off ? h("p", { class: "muted small", id: "alerts-table-off" }, t("alerts.table_off_note")) : null,
     );
   }
 
@@ -206,6 +338,13 @@ export class AlertsPanel {
       required: true,
       placeholder: s.email ? t("alerts.email_placeholder_set") : "name@example.org",
     });
+    const eachTurn = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: "alerts-each-turn", checked: s.each_turn }));
+    const keptMail = this.kept.read().email;
+    if (keptMail && this.everywhere) {
+      eachTurn.addEventListener("change", () =>
+        this.act(() => this.setUpEverywhere("email", { ...keptMail, each_turn: eachTurn.checked }), "alerts.kinds_saved"),
+      );
+    }
     const mail = s.mail_available
       ? h(
           "section",
@@ -223,7 +362,11 @@ export class AlertsPanel {
               on: {
                 submit: (/** @type {SubmitEvent} */ e) => {
                   e.preventDefault();
-                  this.act(() => this.call("PUT", "/email", { address: address.value.trim(), lang: lang() }), "alerts.email_saved");
+                  const chosen = { address: address.value.trim(), each_turn: eachTurn.checked };
+                  this.act(
+                    () => (this.everywhere ? this.setUpEverywhere("email", chosen) : this.call("PUT", "/email", { ...chosen, lang: lang() })),
+                    "alerts.email_saved",
+                  );
                 },
               },
             },
@@ -231,6 +374,7 @@ export class AlertsPanel {
             address,
             h("button", { type: "submit", class: "btn" }, t("alerts.save")),
           ),
+          h("label", { class: "alerts-kind small", for: "alerts-each-turn" }, eachTurn, " ", t("alerts.each_turn")),
           s.email
             ? h(
                 "button",
@@ -238,7 +382,10 @@ export class AlertsPanel {
                   type: "button",
                   id: "alerts-email-remove",
                   class: "btn btn-ghost btn-small",
-                  on: { click: () => this.act(() => this.call("DELETE", "/email"), "alerts.email_removed") },
+                  on: {
+                    click: () =>
+                      this.act(() => (this.everywhere && this.kept.read().email ? this.removeEverywhere("email") : this.call("DELETE", "/email")), "alerts.email_removed"),
+                  },
                 },
                 t("alerts.remove"),
               )
@@ -302,6 +449,8 @@ export class AlertsPanel {
         { class: "alerts-body" },
         h("h2", { id: "alerts-title" }, t("alerts.title")),
         h("p", { class: "muted small" }, t("alerts.lead")),
+        this.scope(),
+        this.tableSwitch(),
         push,
         mail,
         hook,

@@ -193,8 +193,21 @@ export const changeSettings = (id, body, token) => request("POST", `${room(id)}/
  * @property {number} seq
  * @property {number|null} turn_seconds
  * @property {"bot_move"|"bot_seat"} on_timeout
- * @property {{seat: number, due: string, left: number}[]} deadlines
+ * @property {{seat: number, due: string|null, left: number, paused?: boolean}[]} deadlines
  */
 
 /** @param {string} id @returns {Promise<Deadlines>} */
 export const deadlines = (id) => request("GET", `${room(id)}/deadlines`);
+
+/** Away at this table until `until` (ISO); your clock here waits. */
+export const awayHere = (/** @type {string} */ id, /** @type {string} */ token, /** @type {string} */ until) =>
+  request("POST", `${room(id)}/away`, { token, body: { until } });
+
+/** Back at this table: your clock runs again with the time it had left. */
+export const backHere = (/** @type {string} */ id, /** @type {string} */ token) => request("DELETE", `${room(id)}/away`, { token });
+
+/** Away at every table of `tokens` (in the body, never the URL). */
+export const awayEverywhere = (/** @type {string[]} */ tokens, /** @type {string} */ until) => request("POST", "/api/away", { body: { tokens, until } });
+
+/** Back at every table of `tokens`. */
+export const backEverywhere = (/** @type {string[]} */ tokens) => request("DELETE", "/api/away", { body: { tokens } });

@@ -5,8 +5,10 @@
  */
 
 import * as api from "./api.js";
+import { follow, keptAlerts } from "./alltables.js";
 import { byId, h } from "./dom.js";
-import { bindLanguageSelect, initLanguage, onLanguageChange, t } from "./i18n.js";
+import { bindLanguageSelect, initLanguage, lang, onLanguageChange, t } from "./i18n.js";
+import { renderAwayBox } from "./away.js";
 import { mergeSeats, renderCarry, seatsFromHash, hashWithoutSeats } from "./devicelink.js";
 import { keepMyGamesLive, renderMyGames } from "./mygames.js";
 import { startOfflineShell } from "./offline.js";
@@ -275,13 +277,24 @@ async function init() {
 
 onLanguageChange(() => {
   render();
-  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+  byId("away-box").dataset.key = "";
+  void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showTables);
 });
 
 renderTurnTime();
 const carry = /** @type {HTMLDetailsElement} */ (byId("carry"));
 const showCarry = () => renderCarry(carry, byId("carry-box"), store, t, copyText, (text, kind) => toast(text, { kind, timeout: 2500 }));
 carry.addEventListener("toggle", showCarry);
+/** After "Your tables" answered: the device link, and the away box for every seat held. */
+const showTables = (/** @type {{token: string, state: import("./messages.js").StateMessage}[]} */ held) => {
+  showCarry();
+  renderAwayBox(byId("away-box"), held, {
+    t,
+    lang: lang(),
+    onDone: () => void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store, { quiet: true }).then(showTables),
+    onError: (text) => toast(text, { kind: "error" }),
+  });
+};
 
 /** Seats carried over from another device (`/#tables=…`): merged, and the fragment dropped. */
 function takeCarried() {
@@ -290,6 +303,8 @@ function takeCarried() {
   history.replaceState(history.state, "", location.pathname + location.search + hashWithoutSeats(location.hash));
   const { added, kept } = mergeSeats(store, carried);
   if (added) toast(t("carry.merged", { n: added }), { kind: "success" });
+  // "Notify me" for all my tables, if this device set it up, reaches the tables carried here
+  if (added) void follow(keptAlerts(), store.list().map(({ room, token }) => ({ room, token })));
   if (kept) toast(t("carry.kept", { n: kept }));
   if (!added && !kept) toast(t("carry.none"));
   return true;
@@ -297,9 +312,9 @@ function takeCarried() {
 takeCarried();
 // the link opened in a tab that already shows this page: only the fragment changes
 window.addEventListener("hashchange", () => {
-  if (takeCarried()) void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
+  if (takeCarried()) void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showTables);
 });
 
 void init();
-void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showCarry);
-keepMyGamesLive(byId("my-games-list"), byId("my-games-empty"), store, showCarry);
+void renderMyGames(byId("my-games-list"), byId("my-games-empty"), store).then(showTables);
+keepMyGamesLive(byId("my-games-list"), byId("my-games-empty"), store, showTables);

@@ -12,6 +12,8 @@
  * @property {"human"|"bot"|"empty"} kind
  * @property {string|null} bot
  * @property {string|null} [stand_in]  a bot playing for the seat's person (or, with kind "empty", for nobody)
+ * @property {string|null} [away_until]  the seat's person is away until then (ISO): their clock is paused
+ * @property {boolean} [paused]  the seat's clock waits (REST answers only)
  * @property {string|null} [deadline]  REST only: when the seat's time to move runs out
  * @property {number|null} [time_left] REST only: seconds left then
  * @property {boolean} online

@@ -64,6 +64,7 @@ const renders = new WeakMap();
  * @param {SeatStore} store
  * @param {{quiet?: boolean}} [how]  quiet: a refresh, shown once every table answered
  *   (no "Looking…" flashing over what is on the screen)
+ * @returns {Promise<{token: string, state: StateMessage}[]>}  the tables that answered
  */
 export async function renderMyGames(list, empty, store, { quiet = false } = {}) {
   const generation = (renders.get(list) ?? 0) + 1;
@@ -75,6 +76,8 @@ export async function renderMyGames(list, empty, store, { quiet = false } = {}) 
   const rows = [];
   /** @type {Promise<void>[]} */
   const loading = [];
+  /** @type {{token: string, state: StateMessage}[]} */
+  const held = [];
   const items = entries.map((entry, order) => {
     const status = h("span", { class: "mg-status muted" }, t("mygames.loading"));
     const forget = h(
@@ -121,6 +124,7 @@ export async function renderMyGames(list, empty, store, { quiet = false } = {}) 
       .roomState(entry.room, entry.token)
       .then((state) => {
         show(state, false);
+        held.push({ token: entry.token, state });
         if (state.you != null && state.you !== entry.seat) store.set(entry.room, { token: entry.token, seat: state.you });
       })
       .catch((/** @type {any} */ err) => {
@@ -139,6 +143,7 @@ export async function renderMyGames(list, empty, store, { quiet = false } = {}) 
   await Promise.all(loading);
   // your turn first, the most urgent first; a list re-rendered meanwhile is left alone
   if (renders.get(list) === generation) list.replaceChildren(...orderTables(rows).map((r) => r.item));
+  return held;
 }
 
 /**
@@ -148,7 +153,8 @@ export async function renderMyGames(list, empty, store, { quiet = false } = {}) 
  * @param {HTMLElement} list
  * @param {HTMLElement} empty
  * @param {SeatStore} store
- * @param {() => void} [after]  called after each refresh (the page's other boxes)
+ * @param {(held: {token: string, state: StateMessage}[]) => void} [after]  called after
+ *   each refresh with the tables that answered (the page's other boxes)
  * @param {number} [every]
  */
 export function keepMyGamesLive(list, empty, store, after = () => {}, every = 30_000) {

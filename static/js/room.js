@@ -31,6 +31,7 @@ import { askToConfirm, needsConfirm } from "./room/confirmmove.js";
 import { closeOnBackdrop, openHelp } from "./room/help.js";
 import { TurnSound } from "./sound.js";
 import { RoomClocks } from "./room/clocks.js";
+import { renderRoomAway } from "./away.js";
 import { confirmChoice, confirmDialog } from "./room/confirm.js";
 import { turnTimeLabel } from "./timeleft.js";
 import { keepFocus } from "./games/sending.js";
@@ -248,6 +249,7 @@ async function receive(msg) {
   if (msg.you != null && token && token === choice.token) {
     if (choice.trial) choice = accepted(choice);
     seats.set(roomId, { token, seat: msg.you, game: msg.room.game, name: msg.room.seats[msg.you]?.name ?? "" });
+    alertsPanel.follow(); // "Notify me" for all my tables reaches a seat taken since
     kept.save(roomId, msg, events);
   }
   render();
@@ -348,8 +350,10 @@ function render() {
 function renderSeatList() {
   if (!current) return;
   const room = current.room;
+  renderRoomAway(byId("room-away"), current, { t, lang: lang(), roomId, token, onState: adopt, onError: (text) => toast(text, { kind: "error" }) });
   renderSeats(el.seats, current, {
     t,
+    lang: lang(),
     bots: games.find((g) => g.name === room.game)?.bots ?? [],
     onTake: (seat) => {
       claiming = seat;

@@ -125,12 +125,15 @@ def leave_address(
     token: str,
     address: str,
     lang: str | None = None,
+    each_turn: bool = False,
 ) -> None:
     """Leave an address for the seat and confirm it, as its owner does: the confirmation
     mail arrives, its page's button is pressed. That mail is taken out of ``smtp``'s
     inbox, so the test goes on counting turn mails only. With a ``TestClient`` the
     alert worker is run here; a server process runs its own."""
-    body: dict[str, str] = {"address": address, **({"lang": lang} if lang else {})}
+    body: dict[str, Any] = {"address": address, **({"lang": lang} if lang else {})}
+    if each_turn:  # one mail per turn, not the daily digest
+        body["each_turn"] = True
     response = http.put(f"/api/rooms/{room}/alerts/email", json=body, headers=auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["email_confirmed"] is False

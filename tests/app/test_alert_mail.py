@@ -176,8 +176,8 @@ def test_the_rooms_hourly_cap_holds_mails_back_until_a_slot_frees(
     client: TestClient, smtp: SmtpServer
 ) -> None:
     room, (anna, ben) = table(client)
-    leave_address(client, smtp, room, ben, f"ben.{room}@x.org")
-    leave_address(client, smtp, room, anna, f"anna.{room}@x.org")
+    leave_address(client, smtp, room, ben, f"ben.{room}@x.org", each_turn=True)
+    leave_address(client, smtp, room, anna, f"anna.{room}@x.org", each_turn=True)
     move(client, room, anna)  # Ben's turn
     _later(DELAY_MINUTES + 1)
     work(client)

@@ -148,3 +148,49 @@ def test_a_seats_first_settings_written_twice_at_once(server: ServerProcess) -> 
 
     asyncio.run(run())
     assert "Traceback" not in server.log.read_text()
+
+
+def test_one_set_up_for_many_tables_twice_at_once_and_against_a_removal(
+    server: ServerProcess,
+) -> None:
+    """ "Notify me" for all my tables pressed on two devices at once, while one table's
+    own page turns its push off: every answer readable, no table with a device twice."""
+
+    async def run() -> None:
+        async with httpx.AsyncClient(base_url=server.url, timeout=None) as client:
+            for _ in range(ROUNDS // 2):
+                seats = [await _seat(client) for _ in range(3)]
+                body = {"seats": [{"room": r, "token": t} for r, t in seats]}
+                phone = PushKeys.make().subscription(f"{CLOSED}/push/phone")
+                laptop = PushKeys.make().subscription(f"{CLOSED}/push/laptop")
+                room, token = seats[0]
+                answers = await _at_once(
+                    client.post(
+                        "/api/alerts",
+                        json={**body, "channel": {"kind": "push", "subscription": phone}},
+                    ),
+                    client.post(
+                        "/api/alerts",
+                        json={**body, "channel": {"kind": "push", "subscription": laptop}},
+                    ),
+                    client.post(
+                        "/api/alerts",
+                        json={**body, "channel": {"kind": "push", "subscription": phone}},
+                    ),
+                    client.request(
+                        "DELETE",
+                        f"/api/rooms/{room}/alerts/push",
+                        json={"endpoint": phone["endpoint"]},
+                        headers=_auth(token),
+                    ),
+                )
+                for answer in answers:
+                    _readable(answer, (200, None))
+                for r, t in seats[1:]:
+                    mine = (await client.get(f"/api/rooms/{r}/alerts", headers=_auth(t))).json()
+                    assert mine["push"] == 2, mine  # the phone once, the laptop once
+                first = await client.get(f"/api/rooms/{room}/alerts", headers=_auth(token))
+                assert first.json()["push"] in (1, 2), first.text
+
+    asyncio.run(run())
+    assert "Traceback" not in server.log.read_text()

@@ -209,8 +209,13 @@ def test_a_three_player_m_game_to_the_end_alerts_once_per_turn_on_every_channel(
         table = Table(server)
         keys = {seat: PushKeys.make() for seat in range(3)}
         for seat in range(3):
-            leave_address(
-                table.http, smtp, table.room, table.tokens[seat], f"seat{seat}@example.org"
+            leave_address(  # one mail per turn (the daily digest is the default)
+                table.http,
+                smtp,
+                table.room,
+                table.tokens[seat],
+                f"seat{seat}@example.org",
+                each_turn=True,
             )
             table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})

@@ -113,8 +113,13 @@ def test_a_day_per_move_table_with_a_friend_gone_for_good_plays_to_the_end(
         table = DailyTable(server)
         keys = {seat: PushKeys.make() for seat in range(3)}
         for seat in range(3):
-            leave_address(
-                table.http, smtp, table.room, table.tokens[seat], f"seat{seat}@example.org"
+            leave_address(  # one mail per turn (the daily digest is the default)
+                table.http,
+                smtp,
+                table.room,
+                table.tokens[seat],
+                f"seat{seat}@example.org",
+                each_turn=True,
             )
             table.alerts(seat, "push", keys[seat].subscription(receiver.url(f"/push/{seat}")))
         table.alerts(0, "webhook", {"url": receiver.url("/hook"), "shape": "json"})

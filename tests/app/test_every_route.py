@@ -28,6 +28,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,11 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         "moves": [],
     }
     room = "/api/rooms/{room}"
+    held = [token for token in table.tokens.values() if token is not None]
+    soon = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    nested: Any = ["t"]
+    for _ in range(200):
+        nested = [nested]
     return {
         ("POST", "/api/rooms"): [{"game": "blokus", "players": 2, "name": "Eve"}],
         ("POST", f"{room}/seats/{{seat}}"): [{"name": "Eve"}],
@@ -194,6 +200,36 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
         ("PUT", f"{room}/alerts/email"): [{"address": "anna@example.org"}],
         ("PUT", f"{room}/alerts/webhook"): [{"url": f"{CLOSED}/hook", "shape": "json"}],
         ("PUT", f"{room}/alerts/kinds"): [{"channel": "push", "kinds": {"chat": True}}],
+        # one set-up for many seats: the tokens are in the body, every caller's kind there
+        ("POST", "/api/alerts"): [
+            {
+                "seats": [
+                    {"room": table.room if who != "other_room" else table.other, "token": t}
+                    for who, t in table.tokens.items()
+                    if t is not None
+                ],
+                "proof": [{"room": table.other, "token": "x" * 200}],
+                "channel": {
+                    "kind": "push",
+                    "subscription": PushKeys.make().subscription(f"{CLOSED}/push/all"),
+                },
+            },
+            {
+                "seats": [{"room": table.room, "token": t} for t in table.tokens.values() if t]
+                * 10,
+                "channel": {"kind": "email", "address": "anna@example.org", "each_turn": True},
+            },
+            (  # a NUL and a broken character (sent as JSON escapes)
+                "raw",
+                '{"seats": [{"room": "\\u0000", "token": "\\ud800"}],'
+                ' "channel": {"kind": "email", "address": "a@b.org"}}',
+            ),
+            {
+                "seats": [{"room": table.room, "token": "t"}],
+                "channel": {"kind": "push", "subscription": {"endpoint": "x" * 2**16}},
+            },
+            {"seats": [[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]], "channel": {"kind": 2**70}},
+        ],
         ("POST", f"{room}/seats/{{seat}}/hand-over"): [{"bot": None}],
         ("POST", f"{room}/leave"): [{"bot": None}],
         # the stale one first: a resignation that lands ends the table's running game
@@ -214,6 +250,25 @@ def _bodies(table: Table) -> dict[tuple[str, str], list[Any]]:
             {"options": {"variant": "\u0000"}},
             {"on_timeout": "never"},
         ],
+        # away: at one table (the seat token in the header), or at every table of the
+        # tokens in the body (each caller's, and hostile ones); times far off, out of the
+        # calendar, and not times at all
+        ("POST", f"{room}/away"): [
+            {"until": soon},
+            {"until": "9999-12-31T23:59:59-14:00"},
+            {"until": "0001-01-01T00:00:00+14:00"},
+            {"until": "2026-02-30T00:00:00Z"},
+            {"until": 2**63},
+            {"until": "\u0000"},
+        ],
+        ("POST", "/api/away"): [
+            {"tokens": held, "until": soon},
+            ("raw", json.dumps({"tokens": ["\u0000", "\ud800"], "until": soon})),
+            {"tokens": held[:1] * 50, "until": soon},
+            {"tokens": nested, "until": soon},
+            {"tokens": held, "until": "9999-12-31T23:59:59+00:00"},
+        ],
+        ("DELETE", "/api/away"): [{"tokens": held}, {"tokens": ["x" * 5000]}, {"tokens": []}],
         ("POST", "/api/records"): [("raw", json.dumps(blokus))],
         ("POST", "/api/records/{format}"): [
             ("raw", "(;GM[Blokus]SZ[14]PB[Ida]PW[Jan])"),

@@ -25,8 +25,15 @@ waits for every socket to catch up, and then checks the room against its own log
 - a move taken back (``undo``) by the token holding its seat, or with the agreement of
   every other person seated, only across moves that may be taken back, back to exactly
   the position the log held before them; a request and its answers from their seats.
+- a seat was declared away, or back, by the token holding it (or back when its away
+  time ran out); no deadline handed an away person's seat to a bot, and at the end
+  the deadline of every seat to act is paused exactly when its person is away.
 
-The operations added for the waiting table and for ending a game (``LATER``) race
+The away operations race a deadline firing too (``deadline``: the servers' clock is
+moved past the time per move of a timed table), and every other operation.
+
+The operations added for the waiting table, for ending a game and for being away
+(``LATER``) race
 every other operation once per test, however many rounds the older pairs run.
 
 Sockets ask for the plain or the compact legal moves at random. The same rounds run
@@ -46,6 +53,7 @@ import json
 import random
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +72,7 @@ from app.play.state import RoomState, fold
 from app.play.store import EventRecord, Store
 from app.services import Services
 from engines import get_engine
+from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
 
 OPERATIONS = [
@@ -83,14 +92,34 @@ OPERATIONS = [
     "abort_vote",
     "take_back",
     "undo",
+    "away",
+    "back",
+    "deadline",
+    "alerts_all",  # one alert set-up for every seat (POST /api/alerts; the first appends alerts_on)
 ]
 PAIRS = list(itertools.combinations_with_replacement(OPERATIONS, 2))
 # the operations of a waiting table and of ending a game early: their pairs run once a test
 LATER = frozenset(
-    {"stand_up", "free_seat", "settings", "resign", "abort_vote", "take_back", "undo"}
+    {
+        "stand_up",
+        "free_seat",
+        "settings",
+        "resign",
+        "abort_vote",
+        "take_back",
+        "away",
+        "back",
+        "deadline",
+        "alerts_all",
+        "undo",
+    }
 )
 WAITING = frozenset({"stand_up", "free_seat", "settings"})
-RUNNING = frozenset({"move", "resign", "abort_vote", "take_back", "undo"})
+RUNNING = frozenset(
+    {"move", "resign", "abort_vote", "take_back", "away", "back", "deadline", "undo"}
+)
+# rounds with these run at a timed table (an hour a move), so a deadline can fire
+TIMED = frozenset({"away", "back", "deadline"})
 # the races that once went wrong (a hello answered for the seat its token held before a
 # shuffled start, a bot seat freed while the game started) run more often
 AGAIN = {
@@ -110,12 +139,20 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-RACE_ENV = {"BOT_DELAY_MS": "0", "SEAT_BUDGET_MESSAGES": "100000", "ROOMS_PER_MINUTE": "100000"}
+RACE_ENV = {
+    "BOT_DELAY_MS": "0",
+    "SEAT_BUDGET_MESSAGES": "100000",
+    "ROOMS_PER_MINUTE": "100000",
+    # a deadline the clock was moved past fires within moments
+    "DEADLINE_POLL_SECONDS": "0.1",
+    "WEBHOOK_ALLOW_PRIVATE": "true",  # push endpoints on a closed local port (alerts_all)
+}
 
 
 @pytest.fixture
 def race_server(tmp_path: Path, database_url: str) -> Iterator[list[ServerProcess]]:
-    proc = ServerProcess(tmp_path / "data", env={"DATABASE_URL": database_url, **RACE_ENV})
+    env = {"DATABASE_URL": database_url, "CLOCK_OFFSET_FILE": str(tmp_path / "clock"), **RACE_ENV}
+    proc = ServerProcess(tmp_path / "data", env=env)
     proc.start()
     try:
         yield [proc]
@@ -126,7 +163,8 @@ def race_server(tmp_path: Path, database_url: str) -> Iterator[list[ServerProces
 @pytest.fixture
 def race_pair(tmp_path: Path, fresh_pg: str, redis_url: str) -> Iterator[list[ServerProcess]]:
     """Two processes on one PostgreSQL database of their own and one Redis."""
-    env = {"DATABASE_URL": fresh_pg, "REDIS_URL": redis_url, **RACE_ENV}
+    clock = str(tmp_path / "clock")
+    env = {"DATABASE_URL": fresh_pg, "REDIS_URL": redis_url, "CLOCK_OFFSET_FILE": clock, **RACE_ENV}
     servers = [ServerProcess(tmp_path / name, env=env) for name in ("a", "b")]
     try:
         for server in servers:
@@ -259,6 +297,9 @@ class Race:
         self.rng = random.Random()
         self.finished: Room | None = None
         self.rounds = 0
+        self.timed = False  # the round's new rooms give an hour a move
+        self.clock_file = Path(servers[0].env["CLOCK_OFFSET_FILE"])
+        self.offset = 0.0  # how far the servers' clock was moved on, in seconds
 
     # -- REST ---------------------------------------------------------------
 
@@ -289,6 +330,8 @@ class Race:
             "start_when_full": third == "free" and self.rng.random() < 0.5,
         }
         body: dict[str, Any] = {"game": GAME, "players": 3, "name": "Anna", **rules}
+        if self.timed:
+            body["turn_seconds"] = 3600
         if third == "bot":
             body["bots"] = {"2": "random"}
         created = (await self.http.post("/api/rooms", json=body)).json()
@@ -382,6 +425,43 @@ class Race:
             seat = (sock.latest or {}).get("you") if sock is not None else None
             if seat is not None:
                 await self.call("POST", f"{room.id}/seats/{seat}/take-back", room.tokens[1])
+        elif name == "away":
+            token = self.rng.choice(room.tokens)
+            until = self.server_now() + timedelta(days=self.rng.choice([1, 2]))
+            body = {"until": until.isoformat()}
+            response = await self.call("POST", f"{room.id}/away", token, json=body)
+            if response.status_code == 200:
+                room.sent.append(Sent(token, "seat_away", response.json()["seq"]))
+        elif name == "back":
+            token = room.tokens[1] if len(room.tokens) > 1 else room.tokens[0]
+            response = await self.call("DELETE", f"{room.id}/away", token)
+            if response.status_code == 200:
+                room.sent.append(Sent(token, "seat_back", response.json()["seq"]))
+        elif name == "deadline":
+            await self.op_deadline(room)
+        elif name == "alerts_all":
+            sub = PushKeys.make().subscription(f"http://127.0.0.1:9/push/{room.id}")
+            seats = [{"room": room.id, "token": t} for t in room.tokens]
+            response = await self.http.post(
+                "/api/alerts",
+                json={"seats": seats, "channel": {"kind": "push", "subscription": sub}},
+            )
+            assert response.status_code == 200, response.text
+
+    def server_now(self) -> datetime:
+        return datetime.now(UTC) + timedelta(seconds=self.offset)
+
+    async def op_deadline(self, room: Room) -> None:
+        """The servers' clock moves past the hour of every running deadline; wait until
+        the deadline loop acted on those of this room (a paused one waits on)."""
+        self.offset += 3601
+        self.clock_file.write_text(str(self.offset))
+        for _ in range(int(WAIT / 0.05)):
+            shown = (await self.call("GET", f"{room.id}/deadlines")).json()["deadlines"]
+            if all(d["paused"] or d["left"] > 0 for d in shown):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"room {room.id}: a passed deadline never fired")
 
     async def op_undo(self, room: Room) -> None:
         """The last to answer a take-back asked for agrees (or declines); else whoever
@@ -503,6 +583,7 @@ class Race:
 
     async def round(self, pair: tuple[str, str]) -> None:
         self.rounds += 1
+        self.timed = bool(TIMED & set(pair))
         starts = {"start", "start_shuffled"} & set(pair)
         third = self.rng.choice(["bot", "Cleo"])
         waiting = WAITING & set(pair)
@@ -522,6 +603,7 @@ class Race:
             room = await self.new_room(third, started=True)
         else:
             room = await self.new_room(third, started=self.rng.random() < 0.5)
+        self.timed = False
         await self.watch(room)
         await self.prepare(room, pair)
         await asyncio.gather(*(self.op(name, room) for name in pair))
@@ -550,6 +632,13 @@ class Race:
         if "take_back" in pair and len(room.tokens) > 1:
             response = await self.call("POST", f"{room.id}/leave", room.tokens[1])
             assert response.status_code == 200, response.text
+        if "back" in pair and len(room.tokens) > 1:
+            until = (self.server_now() + timedelta(days=1)).isoformat()
+            response = await self.call(
+                "POST", f"{room.id}/away", room.tokens[1], json={"until": until}
+            )
+            assert response.status_code == 200, response.text
+            room.sent.append(Sent(room.tokens[1], "seat_away", response.json()["seq"]))
         if "abort_vote" in pair:
             people = list(room.tokens)
             self.rng.shuffle(people)
@@ -654,7 +743,8 @@ class Race:
         by_seat = {
             s.seq - (kinds.get(s.seq) == "game_over"): s
             for s in room.sent
-            if s.kind in {"seat_vacated", "abort_vote", "undo", "undo_request"}
+            if s.kind
+            in {"seat_vacated", "abort_vote", "undo", "undo_request", "seat_away", "seat_back"}
         }
         # an answer's reply carries its own seq, or the seq of the take-back right after it
         answers = {
@@ -685,7 +775,17 @@ class Race:
                 assert before.status != "playing" or (event.kind == "seat_claimed" and freed), (
                     f"{where}: {event.kind} at {event.seq} during a game"
                 )
-            elif event.kind in {"seat_vacated", "abort_vote"}:
+            elif event.kind == "seat_back" and event.data["reason"] == "expired":
+                until = before.seats[event.data["seat"]].away_until
+                assert until is not None and until <= event.data["at"], (
+                    f"{where}: away time of seat {event.data['seat']} ended early at {event.seq}"
+                )
+            elif event.kind == "seat_stand_in" and event.data["reason"] == "timeout":
+                assert before.seats[event.data["seat"]].away_until is None, (
+                    f"{where}: a deadline handed seat {event.data['seat']} to a bot at "
+                    f"{event.seq} while its person was away"
+                )
+            elif event.kind in {"seat_vacated", "abort_vote", "seat_away", "seat_back"}:
                 sent = by_seat.get(event.seq)
                 assert sent is not None, f"{where}: {event.kind} {event.seq} sent by nobody"
                 holder = before.seat_with(hash_token(sent.token))
@@ -696,7 +796,9 @@ class Race:
                 if event.kind == "seat_vacated":
                     assert before.status != "playing", f"{where}: stood up during a game"
                     assert hash_token(sent.token) != before.host, f"{where}: the host stood up"
-                else:
+                elif event.kind == "seat_back":
+                    assert before.seats[holder].away_until is not None, f"{where}: back unaway"
+                elif event.kind == "abort_vote":
                     assert before.status == "playing", f"{where}: a vote with no game"
             elif event.kind in {"undo_request", "undo_answer"}:
                 sent = (by_seat if event.kind == "undo_request" else answers).get(event.seq)
@@ -746,6 +848,14 @@ class Race:
             )
 
         final = states[-1]
+        async with self.db.transaction() as session:
+            deadlines = await store.deadlines_of(session, room.id)
+        for deadline in deadlines:
+            away = final.seats[deadline.seat].away_until is not None
+            assert (deadline.paused_left is not None) == away, (
+                f"{where}: the deadline of seat {deadline.seat} is "
+                f"{'paused' if deadline.paused_left is not None else 'running'}, away: {away}"
+            )
         assert all(s.token_hash is None or s.token_hash in hashes for s in final.seats), where
         assert final.host in hashes and final.seat_with(final.host) is not None, (
             f"{where}: the host holds no seat"

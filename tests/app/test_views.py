@@ -46,8 +46,10 @@ def _seat(seat: int, name: str | None, kind: str, **extra: Any) -> dict[str, Any
     return {"seat": seat, "name": name, "kind": kind, "bot": None, "online": False} | {
         "stand_in": None,
         "to_act": False,
+        "away_until": None,
         "deadline": None,
         "time_left": None,
+        "paused": False,
         **extra,
     }
 

@@ -20,7 +20,7 @@ const TICK_MS = 15_000;
 export function clockKey(state) {
   const { room } = state;
   if (!room.rules?.turn_seconds || room.status !== "playing") return "";
-  return [state.game_seq, state.to_act.join(","), room.seats.map((s) => `${s.kind}:${s.stand_in ?? ""}`).join(",")].join("|");
+  return [state.game_seq, state.to_act.join(","), room.seats.map((s) => `${s.kind}:${s.stand_in ?? ""}:${s.away_until ?? ""}`).join(",")].join("|");
 }
 
 export class RoomClocks {
@@ -32,7 +32,7 @@ export class RoomClocks {
     this.roomId = roomId;
     this.onChange = onChange;
     this.key = "";
-    /** @type {Map<number, {left: number, since: number}>} */
+    /** @type {Map<number, {left: number, since: number, paused: boolean}>} */
     this.bySeat = new Map();
     /** @type {ReturnType<typeof setInterval>|null} */
     this.timer = null;
@@ -53,7 +53,7 @@ export class RoomClocks {
       .then((answer) => {
         if (this.key !== key) return;
         const since = Date.now();
-        this.bySeat = new Map(answer.deadlines.map((d) => [d.seat, { left: d.left, since }]));
+        this.bySeat = new Map(answer.deadlines.map((d) => [d.seat, { left: d.left, since, paused: !!d.paused }]));
         if (!this.timer) this.timer = setInterval(() => this.onChange(), TICK_MS);
         this.onChange();
       })
@@ -66,7 +66,10 @@ export class RoomClocks {
   /** The time left for `seat` in words, or null when no deadline runs. @param {number} seat @param {Translate} t */
   text(seat, t) {
     const clock = this.bySeat.get(seat);
-    return clock ? formatLeft(leftNow(clock.left, clock.since, Date.now()), t) : null;
+    if (!clock) return null;
+    // a paused clock (its person is away) keeps the time it had left
+    if (clock.paused) return t("clock.paused", { left: formatLeft(clock.left, t) });
+    return formatLeft(leftNow(clock.left, clock.since, Date.now()), t);
   }
 
   stopTicking() {

@@ -4,6 +4,7 @@
  * described by the game's renderer (`describeMove`), so any game plugs in. Pure.
  */
 
+import { formatAway } from "../away.js";
 import { botLabel } from "./names.js";
 
 /** @typedef {import("../messages.js").RoomEvent} RoomEvent */
@@ -122,6 +123,12 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
       break;
     case "abort_vote":
       texts = [t("log.abort_vote", { name: event.name ?? who(event.seat) })];
+      break;
+    case "seat_away":
+      texts = [t("log.seat_away", { name: event.name ?? who(event.seat), date: formatAway(String(event.until), lang) })];
+      break;
+    case "seat_back":
+      texts = [t(event.reason === "expired" ? "log.seat_back_expired" : "log.seat_back", { name: event.name ?? who(event.seat) })];
       break;
     case "game_over": {
       if (event.aborted) {

@@ -5,6 +5,7 @@
  * table's seats and handing the host's role to another person.
  */
 
+import { formatAway } from "../away.js";
 import { h } from "../dom.js";
 import { botLabel, seatNames } from "./names.js";
 import { standInActions, standInNote } from "./standin.js";
@@ -24,7 +25,7 @@ import { standInActions, standInNote } from "./standin.js";
 /**
  * @param {HTMLElement} list
  * @param {StateMessage} state
- * @param {{t: Translate, bots: {name: string, title: string}[]} & SeatActions & import("./standin.js").StandInActions} ctx
+ * @param {{t: Translate, lang?: string, bots: {name: string, title: string}[]} & SeatActions & import("./standin.js").StandInActions} ctx
  */
 export function renderSeats(list, state, ctx) {
   const { t, bots, onTake, onSetBot, onMakeHost, onStandUp, onFree, clockText } = ctx;
@@ -41,6 +42,8 @@ export function renderSeats(list, state, ctx) {
       if (seat.kind === "bot") tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
       if (seat.kind === "human" && seat.stand_in) tags.push(h("span", { class: "tag tag-away" }, t("seat.away")));
       const note = standInNote(seat, t);
+      // the person declared themself away: their clock waits until then
+      const away = seat.kind === "human" && seat.away_until ? t("away.seat_until", { date: formatAway(seat.away_until, ctx.lang ?? "en") }) : null;
       const clock = seat.to_act ? clockText?.(i) ?? null : null;
       /** @type {HTMLElement|null} */
       let action = null;
@@ -93,6 +96,7 @@ export function renderSeats(list, state, ctx) {
           h("span", { class: ["seat-name", seat.kind === "empty" && "muted"] }, seat.kind === "empty" ? t("seat.free_numbered", { n: i + 1 }) : name),
           tags,
           note ? h("span", { class: "seat-note muted small" }, note) : null,
+          away ? h("span", { class: "seat-away-until small" }, away) : null,
         ),
         seat.to_act
           ? h(

@@ -1,0 +1,82 @@
+"""An idle HTTP connection stays open longer than the clients that reuse it expect.
+
+HTTP libraries keep an idle connection about 5 s for the next request (httpx, the race
+suite's client, exactly 5 s). A server that closes idle connections after the same 5 s
+closes some just as a request goes out on them, and that request fails with a reset
+(httpx.ReadError) though nothing was wrong with it. The server's keep-alive
+(KEEP_ALIVE_SECONDS) is longer than that, and the setting is what it obeys.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server import ServerProcess
+
+Starter = Callable[[dict[str, str]], ServerProcess]
+REQUEST = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Starter]:
+    servers: list[ServerProcess] = []
+
+    def _start(env: dict[str, str]) -> ServerProcess:
+        server = ServerProcess(tmp_path / f"data{len(servers)}", env=env)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield _start
+    for server in servers:
+        server.stop(kill=True)
+
+
+def _answer(sock: socket.socket) -> bytes:
+    """One whole response to /healthz (its body is short), or b"" once the server closed."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def _second_request_after(server: ServerProcess, idle: float) -> bytes:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(REQUEST)
+        assert _answer(sock).startswith(b"HTTP/1.1 200"), "the first request failed"
+        time.sleep(idle)
+        try:
+            sock.sendall(REQUEST)
+            return _answer(sock)
+        except (ConnectionResetError, BrokenPipeError):
+            return b""
+
+
+def test_a_connection_idle_longer_than_clients_keep_theirs_is_still_open(start: Starter) -> None:
+    server = start({})
+    # 6 s: past the 5 s an HTTP library keeps a connection for reuse
+    assert _second_request_after(server, 6.0).startswith(b"HTTP/1.1 200")
+
+
+def test_the_server_closes_idle_connections_after_keep_alive_seconds(start: Starter) -> None:
+    server = start({"KEEP_ALIVE_SECONDS": "1"})
+    assert _second_request_after(server, 3.0) == b""
