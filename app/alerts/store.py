@@ -251,21 +251,23 @@ async def keep_newest(
     session: AsyncSession, room_id: str, token_hash: str, kind: str, count: int
 ) -> None:
     """Drop all but the ``count`` newest channels of this kind of one person."""
-    ids = list(
-        await session.scalars(
-            select(AlertChannel.id)
-            .where(
-                AlertChannel.room_id == room_id,
-                AlertChannel.token_hash == token_hash,
-                AlertChannel.kind == kind,
-            )
-            .order_by(AlertChannel.id.desc())
-            .offset(count)
-        )
+    mine = await _locked_ids(
+        session,
+        AlertChannel.room_id == room_id,
+        AlertChannel.token_hash == token_hash,
+        AlertChannel.kind == kind,
     )
+    ids = mine[: max(0, len(mine) - count)]
     if ids:
         await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
         await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
+
+
+async def _locked_ids(session: AsyncSession, *where: Any) -> list[int]:
+    """The ids of the channels ``where`` picks, locked for removal in id order (the order
+    ``channels`` reads them in, so the two never wait on each other in a circle)."""
+    query = select(AlertChannel.id).where(*where).order_by(AlertChannel.id).with_for_update()
+    return list(await session.scalars(query))
 
 
 async def remove_channels(
@@ -280,7 +282,7 @@ async def remove_channels(
     where = [AlertChannel.room_id == room_id, owner, AlertChannel.kind == kind]
     if target is not None:
         where.append(AlertChannel.target == target)
-    ids = list(await session.scalars(select(AlertChannel.id).where(*where)))
+    ids = await _locked_ids(session, *where)
     if ids:
         await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
         await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
@@ -290,12 +292,8 @@ async def remove_channels(
 async def forget_person(session: AsyncSession, room_id: str, token_hash: str) -> int:
     """A person the host freed from their seat: their channels, unsent alerts and
     settings go (an address is kept for nothing but that seat's alerts)."""
-    ids = list(
-        await session.scalars(
-            select(AlertChannel.id).where(
-                AlertChannel.room_id == room_id, AlertChannel.token_hash == token_hash
-            )
-        )
+    ids = await _locked_ids(
+        session, AlertChannel.room_id == room_id, AlertChannel.token_hash == token_hash
     )
     if ids:
         await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
@@ -309,7 +307,13 @@ async def forget_person(session: AsyncSession, room_id: str, token_hash: str) ->
 async def channels(
     session: AsyncSession, room_id: str, token_hashes: Iterable[str], webhook: bool = True
 ) -> list[Channel]:
-    """The channels of these people in the room, and the room's webhook."""
+    """The channels of these people in the room, and the room's webhook.
+
+    Read FOR KEY SHARE (PostgreSQL; SQLite has one writer at a time), in id order as
+    every removal locks them: an alert queued for one of them in this transaction
+    can't lose its channel to a removal that commits meanwhile (the insert would
+    break the outbox's foreign key); the removal waits, and takes the alert with it.
+    """
     owners: Any = AlertChannel.token_hash.in_(list(token_hashes))
     if webhook:
         owners = or_(owners, AlertChannel.token_hash.is_(None))
@@ -317,6 +321,7 @@ async def channels(
         select(AlertChannel)
         .where(AlertChannel.room_id == room_id, owners)
         .order_by(AlertChannel.id)
+        .with_for_update(read=True, key_share=True)
     )
     return [_channel(row) for row in rows]
 
@@ -635,7 +640,8 @@ async def confirm_group(session: AsyncSession, channel_id: int, at: datetime) ->
 
 async def drop_group(session: AsyncSession, channel_id: int) -> None:
     """The owner cancelled a request for many tables: its unconfirmed addresses all go."""
-    ids = [r.id for r in await group_of(session, channel_id)]
+    members = [r.id for r in await group_of(session, channel_id)]
+    ids = await _locked_ids(session, AlertChannel.id.in_(members)) if members else []
     if ids:
         await session.execute(delete(OutboxRow).where(OutboxRow.channel_id.in_(ids)))
         await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))

@@ -194,3 +194,38 @@ def test_one_set_up_for_many_tables_twice_at_once_and_against_a_removal(
 
     asyncio.run(run())
     assert "Traceback" not in server.log.read_text()
+
+
+def test_a_game_ending_while_a_players_channel_is_removed(server: ServerProcess) -> None:
+    """The game over alert is queued for Anna's channel as she removes it: one of the two
+    waits for the other, and neither breaks (the outbox's foreign key once did)."""
+
+    async def run() -> None:
+        async with httpx.AsyncClient(base_url=server.url, timeout=None) as client:
+            for n in range(ROUNDS):
+                room, anna = await _seat(client)
+                claimed = await client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})
+                ben = claimed.json()["token"]
+                endpoint = f"{CLOSED}/push/{room}"
+                await _subscribe(client, room, anna, endpoint)
+                await _subscribe(client, room, ben, f"{CLOSED}/push/{room}/ben")
+                started = await client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+                assert started.status_code == 200, started.text
+                voted = await client.post(f"/api/rooms/{room}/abort", headers=_auth(anna))
+                assert voted.status_code == 200, voted.text
+                ended, removed = await _at_once(
+                    client.post(f"/api/rooms/{room}/abort", headers=_auth(ben)),
+                    client.request(
+                        "DELETE",
+                        f"/api/rooms/{room}/alerts/push",
+                        json={"endpoint": endpoint},
+                        headers=_auth(anna),
+                    ),
+                )
+                _readable(ended, (200, None))
+                _readable(removed, (200, None))
+                state = (await client.get(f"/api/rooms/{room}")).json()
+                assert state["status"] == "finished", (n, state)
+
+    asyncio.run(run())
+    assert "Traceback" not in server.log.read_text()
