@@ -149,6 +149,8 @@ class Alerts:
     async def on_append(self, session: Any, before: RoomState, after: RoomState) -> None:
         if not after.alerts:
             return  # nobody ever set up an alert here: nothing is queued, nothing to queue
+        # the channels before their alerts, as a removal takes them (alert_store.lock_channels)
+        await alert_store.lock_channels(session, after.room.id)
         queued = 0
         turned = before.game is not after.game or before.status != after.status
         if turned:

@@ -263,9 +263,23 @@ async def keep_newest(
         await session.execute(delete(AlertChannel).where(AlertChannel.id.in_(ids)))
 
 
+async def lock_channels(session: AsyncSession, room_id: str) -> None:
+    """Hold the room's channels FOR KEY SHARE, in id order, before any alert of the room
+    is touched: a removal locks its channels before their alerts too, so a transaction
+    that changes a room's alerts and one that removes a channel take their locks in the
+    same order and never wait on each other in a circle (PostgreSQL; SQLite has one
+    writer at a time)."""
+    await session.execute(
+        select(AlertChannel.id)
+        .where(AlertChannel.room_id == room_id)
+        .order_by(AlertChannel.id)
+        .with_for_update(read=True, key_share=True)
+    )
+
+
 async def _locked_ids(session: AsyncSession, *where: Any) -> list[int]:
-    """The ids of the channels ``where`` picks, locked for removal in id order (the order
-    ``channels`` reads them in, so the two never wait on each other in a circle)."""
+    """The ids of the channels ``where`` picks, locked for removal in id order, before
+    their alerts are (see ``lock_channels``)."""
     query = select(AlertChannel.id).where(*where).order_by(AlertChannel.id).with_for_update()
     return list(await session.scalars(query))
 
@@ -384,6 +398,7 @@ async def channel(session: AsyncSession, channel_id: int) -> Channel | None:
 
 
 async def delete_channel(session: AsyncSession, channel_id: int) -> None:
+    await _locked_ids(session, AlertChannel.id == channel_id)
     await session.execute(delete(OutboxRow).where(OutboxRow.channel_id == channel_id))
     await session.execute(delete(AlertChannel).where(AlertChannel.id == channel_id))
 
