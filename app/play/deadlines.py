@@ -94,10 +94,9 @@ def _deadline(
     if old is not None and old.paused_left is None:
         return old
     due = now + timedelta(seconds=left)
-    remind: datetime | None = due - timedelta(seconds=seconds / 4)
-    if remind is not None and remind <= now and old is not None:
-        remind = None  # resumed with less than a quarter left: no reminder now
-    return DeadlineRecord(room_id, seat, seq, due, remind)
+    remind = due - timedelta(seconds=seconds / 4)
+    resumed_late = old is not None and remind <= now  # under a quarter left: no reminder
+    return DeadlineRecord(room_id, seat, seq, due, None if resumed_late else remind)
 
 
 def turn_seconds(state: RoomState) -> int | None:
