@@ -212,18 +212,32 @@ async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str
 async def add_push(room: str, body: PushSubscription, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     keys = await checked_push(svc, body)
+    await with_alerts_on(svc, room, push_writer(room, person, body.endpoint, keys, body.lang))
+    return await _settings(svc, room, seat, person)
+
+
+def push_writer(
+    room: str,
+    person: str,
+    endpoint: str,
+    keys: dict[str, Any],
+    lang: str | None,
+    chosen: dict[str, bool] | None = None,
+) -> Callable[[Any], Awaitable[None]]:
+    """What adds a subscription to a person's channels: the kinds they chose before for
+    push, with ``chosen`` over them, and no more than ``MAX_DEVICES`` devices."""
 
     async def write(session: Any) -> None:
-        await alert_store.save_seat_settings(session, room, person, body.lang)
-        chosen = await alert_store.chosen_kinds(session, room, person, "push")
-        data: dict[str, Any] = {"keys": keys, **({"kinds": chosen} if chosen else {})}
+        await alert_store.save_seat_settings(session, room, person, lang)
+        kept = await alert_store.chosen_kinds(session, room, person, "push")
+        kinds = {**kept, **(chosen or {})}
+        data: dict[str, Any] = {"keys": keys, **({"kinds": kinds} if kinds else {})}
         await alert_store.add_channel(
-            session, room, person, "push", body.endpoint, data, replace_all=False
+            session, room, person, "push", endpoint, data, replace_all=False
         )
         await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
 
-    await with_alerts_on(svc, room, write)
-    return await _settings(svc, room, seat, person)
+    return write
 
 
 @router.delete("/push", summary="Remove a push subscription")

@@ -33,12 +33,12 @@ from app.core.text import storable
 from app.play.access import hash_token
 from app.play.state import RoomState
 from app.web.alerts import (
-    MAX_DEVICES,
     Choices,
     Lang,
     PushSubscription,
     checked_address,
     checked_push,
+    push_writer,
     with_alerts_on,
 )
 from app.web.deps import ERRORS, Backend, Svc
@@ -122,9 +122,8 @@ async def set_up(body: SetUp, svc: Svc) -> dict[str, Any]:
         room = state.room.id
         if push is not None and keys is not None:
             endpoint = push.subscription.endpoint
-            await with_alerts_on(
-                svc, room, _push_writer(room, person, endpoint, keys, chosen, body)
-            )
+            write = push_writer(room, person, endpoint, keys, body.lang, chosen)
+            await with_alerts_on(svc, room, write)
             continue
         assert address is not None and isinstance(channel, EmailSetup)
         data: dict[str, Any] = {"sealed": svc.outbox.keys.seal(token), "group": group}
@@ -190,23 +189,3 @@ class _Mailing:
             self.done = "asked"
         else:
             self.done = "grouped"
-
-
-def _push_writer(
-    room: str,
-    person: str,
-    endpoint: str,
-    keys: dict[str, Any],
-    chosen: dict[str, bool],
-    body: SetUp,
-) -> Any:
-    async def write(session: Any) -> None:
-        await alert_store.save_seat_settings(session, room, person, body.lang)
-        kinds = {**await alert_store.chosen_kinds(session, room, person, "push"), **chosen}
-        data: dict[str, Any] = {"keys": keys, **({"kinds": kinds} if kinds else {})}
-        await alert_store.add_channel(
-            session, room, person, "push", endpoint, data, replace_all=False
-        )
-        await alert_store.keep_newest(session, room, person, "push", MAX_DEVICES)
-
-    return write
