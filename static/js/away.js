@@ -128,24 +128,10 @@ export function renderAwayBox(box, held, { t, lang, onDone, onError }) {
   const tokens = seated.map((x) => x.token);
   if (away.length) {
     const until = /** @type {string} */ (away.sort().at(-1));
-    const back = h(
-      "button",
-      {
-        type: "button",
-        class: "btn btn-small away-back",
-        on: {
-          click: async () => {
-            try {
-              await api.backEverywhere(tokens);
-              onDone();
-            } catch (err) {
-              onError(refusal(err, t, lang));
-            }
-          },
-        },
-      },
-      t("away.back"),
-    );
+    const back = backButton(t, async () => {
+      await api.backEverywhere(tokens);
+      onDone();
+    }, (err) => onError(refusal(err, t, lang)));
     box.replaceChildren(h("p", { class: "away-status" }, t("away.everywhere_until", { date: formatAway(until, lang) })), back);
     return;
   }
@@ -167,6 +153,23 @@ export function renderAwayBox(box, held, { t, lang, onDone, onError }) {
 }
 
 /**
+ * "I'm back": runs ``back``, and hands what refused it to ``failed``.
+ * @param {Translate} t
+ * @param {() => Promise<void>} back
+ * @param {(err: unknown) => void} failed
+ */
+function backButton(t, back, failed) {
+  const click = async () => {
+    try {
+      await back();
+    } catch (err) {
+      failed(err);
+    }
+  };
+  return h("button", { type: "button", class: "btn btn-small away-back", on: { click } }, t("away.back"));
+}
+
+/**
  * The room page's own control: away at this table, or back.
  * @param {HTMLElement} box
  * @param {import("./messages.js").StateMessage} state
@@ -185,23 +188,7 @@ export function renderRoomAway(box, state, { t, lang, roomId, token, onState, on
     return;
   }
   if (mine?.away_until) {
-    const back = h(
-      "button",
-      {
-        type: "button",
-        class: "btn btn-small away-back",
-        on: {
-          click: async () => {
-            try {
-              onState(await api.backHere(roomId, token));
-            } catch (err) {
-              onError(refusal(err, t, lang));
-            }
-          },
-        },
-      },
-      t("away.back"),
-    );
+    const back = backButton(t, async () => onState(await api.backHere(roomId, token)), (err) => onError(refusal(err, t, lang)));
     box.replaceChildren(h("p", { class: "away-status small" }, t("away.here_until", { date: formatAway(mine.away_until, lang) })), back);
     return;
   }
