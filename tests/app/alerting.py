@@ -3,7 +3,9 @@ the server clock. The ``smtp`` and ``receiver`` fixtures are in ``conftest.py``.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -12,13 +14,41 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from app.core.clock import clock
 from app.core.config import Settings
 from app.core.migrate import upgrade
-from app.services import Services
+from app.services import Services, create_app
+from tests.calls import auth
 from tests.receivers import SmtpServer
 
 CONFIRM_PATH = "/alerts/confirm?key="
 CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/api/rooms/[\w-]+/alerts/confirm\?key=[\w-]+)")
+
+
+@contextlib.contextmanager
+def mail_client(
+    settings: Settings, smtp: SmtpServer, delay_minutes: float, **more: object
+) -> Iterator[TestClient]:
+    """The app in this process, its mail going to ``smtp`` and its links built from a
+    public address; alerts wait ``delay_minutes``, and the worker and deadline loop run
+    only when a test runs them (``work``). ``more``: other settings. The server clock
+    starts and ends at the real time."""
+    values: dict[str, object] = {
+        "smtp_host": "127.0.0.1",
+        "smtp_port": smtp.port,
+        "smtp_security": "none",
+        "smtp_sender": "Spieltisch <tisch@example.org>",
+        "alert_delay_minutes": delay_minutes,
+        "alert_poll_seconds": 3600,
+        "public_url": "https://play.example.org",
+        **more,
+    }
+    clock.reset()
+    try:
+        with TestClient(create_app(settings.model_copy(update=values))) as client:
+            yield client
+    finally:
+        clock.reset()
 
 
 def own_database(settings: Settings, request: pytest.FixtureRequest) -> Settings:
@@ -34,10 +64,6 @@ def own_database(settings: Settings, request: pytest.FixtureRequest) -> Settings
     url: str = request.getfixturevalue("fresh_pg")
     upgrade(url)
     return settings.model_copy(update={"database_url": url})
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def advance(clock_file: Path, minutes: float) -> None:

@@ -15,8 +15,16 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.services import create_app
-from tests.app.alerting import CONFIRM_PATH, auth, confirm_path, move, own_database, table, work
+from tests.app.alerting import (
+    CONFIRM_PATH,
+    auth,
+    confirm_path,
+    mail_client,
+    move,
+    own_database,
+    table,
+    work,
+)
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer
 
@@ -30,22 +38,8 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={
-            "smtp_host": "127.0.0.1",
-            "smtp_port": smtp.port,
-            "smtp_security": "none",
-            "alert_delay_minutes": DELAY_MINUTES,
-            "alert_poll_seconds": 3600,
-            "webhook_allow_private": True,
-            "public_url": "https://play.example.org",
-        }
-    )
-    try:
-        with TestClient(create_app(configured)) as client:
-            yield client
-    finally:
-        clock.reset()
+    with mail_client(settings, smtp, DELAY_MINUTES, webhook_allow_private=True) as client:
+        yield client
 
 
 def _set_up(

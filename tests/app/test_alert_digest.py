@@ -15,11 +15,11 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.services import create_app
 from tests.app.alerting import (
     CONFIRM_PATH,
     auth,
     confirm_path,
+    mail_client,
     move,
     outbox,
     own_database,
@@ -38,22 +38,8 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={
-            "smtp_host": "127.0.0.1",
-            "smtp_port": smtp.port,
-            "smtp_security": "none",
-            "smtp_sender": "Spieltisch <tisch@example.org>",
-            "alert_delay_minutes": DELAY_MINUTES,
-            "alert_poll_seconds": 3600,
-            "public_url": "https://play.example.org",
-        }
-    )
-    try:
-        with TestClient(create_app(configured)) as client:
-            yield client
-    finally:
-        clock.reset()
+    with mail_client(settings, smtp, DELAY_MINUTES) as client:
+        yield client
 
 
 def _later(minutes: float) -> None:

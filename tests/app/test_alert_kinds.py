@@ -12,8 +12,16 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.services import create_app
-from tests.app.alerting import auth, leave_address, move, outbox, own_database, table, work
+from tests.app.alerting import (
+    auth,
+    leave_address,
+    mail_client,
+    move,
+    outbox,
+    own_database,
+    table,
+    work,
+)
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer
 
@@ -27,21 +35,9 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
-    values: dict[str, object] = {
-        "alert_delay_minutes": DELAY_MINUTES,
-        "alert_poll_seconds": 3600,
-        "webhook_allow_private": True,
-        "public_url": "https://play.example.org",
-        "smtp_host": "127.0.0.1",
-        "smtp_port": smtp.port,
-        "smtp_security": "none",
-        "bot_delay_ms": 0,
-    }
-    try:
-        with TestClient(create_app(settings.model_copy(update=values))) as client:
-            yield client
-    finally:
-        clock.reset()
+    more = {"webhook_allow_private": True, "bot_delay_ms": 0}
+    with mail_client(settings, smtp, DELAY_MINUTES, **more) as client:
+        yield client
 
 
 def _later(minutes: float = DELAY_MINUTES + 1) -> None:

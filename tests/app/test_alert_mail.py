@@ -11,7 +11,16 @@ from fastapi.testclient import TestClient
 from app.core.clock import clock
 from app.core.config import Settings
 from app.services import create_app
-from tests.app.alerting import auth, leave_address, move, outbox, own_database, table, work
+from tests.app.alerting import (
+    auth,
+    leave_address,
+    mail_client,
+    move,
+    outbox,
+    own_database,
+    table,
+    work,
+)
 from tests.receivers import SmtpServer, smtp_server
 
 DELAY_MINUTES = 10
@@ -27,24 +36,9 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={
-            "smtp_host": "127.0.0.1",
-            "smtp_port": smtp.port,
-            "smtp_security": "none",
-            "smtp_sender": "Spieltisch <tisch@example.org>",
-            "alert_delay_minutes": DELAY_MINUTES,
-            "alert_poll_seconds": 3600,
-            # the room's two confirmation mails count too: the third turn mail waits
-            "alert_room_hourly_cap": 4,
-            "public_url": "https://play.example.org",
-        }
-    )
-    try:
-        with TestClient(create_app(configured)) as client:
-            yield client
-    finally:
-        clock.reset()
+    # the room's two confirmation mails count too: the third turn mail waits
+    with mail_client(settings, smtp, DELAY_MINUTES, alert_room_hourly_cap=4) as client:
+        yield client
 
 
 def _later(minutes: float) -> None:

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from app.core.migrate import upgrade
+from tests.calls import auth
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess, free_port
 
@@ -38,10 +39,6 @@ def server(tmp_path: Path, empty_database_url: str) -> Iterator[ServerProcess]:
         proc.stop(kill=True)
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 async def _seat(client: httpx.AsyncClient) -> tuple[str, str]:
     created = await client.post("/api/rooms", json={"game": "m", "players": 2, "name": "Anna"})
     assert created.status_code == 201, created.text
@@ -53,7 +50,7 @@ async def _subscribe(client: httpx.AsyncClient, room: str, token: str, endpoint:
     added = await client.post(
         f"/api/rooms/{room}/alerts/push",
         json=PushKeys.make().subscription(endpoint),
-        headers=_auth(token),
+        headers=auth(token),
     )
     assert added.status_code == 200, added.text
 
@@ -80,15 +77,15 @@ def test_choosing_kinds_while_the_channel_is_removed(server: ServerProcess) -> N
                     client.put(
                         f"{base}/kinds",
                         json={"channel": "push", "kinds": {"chat": True}},
-                        headers=_auth(token),
+                        headers=auth(token),
                     ),
                     client.request(
-                        "DELETE", f"{base}/push", json={"endpoint": endpoint}, headers=_auth(token)
+                        "DELETE", f"{base}/push", json={"endpoint": endpoint}, headers=auth(token)
                     ),
                 )
                 _readable(chosen, (200, None), (409, "no_channel"))
                 _readable(removed, (200, None))
-                settings = (await client.get(base, headers=_auth(token))).json()
+                settings = (await client.get(base, headers=auth(token))).json()
                 assert settings["push"] == 0, settings
 
     asyncio.run(run())
@@ -108,17 +105,17 @@ def test_two_choices_at_once_both_count(server: ServerProcess) -> None:
                     client.put(
                         f"{base}/kinds",
                         json={"channel": "push", "kinds": {"chat": on}},
-                        headers=_auth(token),
+                        headers=auth(token),
                     ),
                     client.put(
                         f"{base}/kinds",
                         json={"channel": "push", "kinds": {"game_over": not on}},
-                        headers=_auth(token),
+                        headers=auth(token),
                     ),
                 )
                 for answer in answers:
                     _readable(answer, (200, None))
-                kinds = (await client.get(base, headers=_auth(token))).json()["kinds"]["push"]
+                kinds = (await client.get(base, headers=auth(token))).json()["kinds"]["push"]
                 assert kinds["chat"] is on and kinds["game_over"] is (not on), kinds
 
     asyncio.run(run())
@@ -132,17 +129,17 @@ def test_a_seats_first_settings_written_twice_at_once(server: ServerProcess) -> 
                 room, token = await _seat(client)
                 base = f"/api/rooms/{room}/alerts"
                 answers = await _at_once(
-                    client.put(f"{base}/lang", json={"lang": "de"}, headers=_auth(token)),
-                    client.put(f"{base}/lang", json={"lang": "fr"}, headers=_auth(token)),
+                    client.put(f"{base}/lang", json={"lang": "de"}, headers=auth(token)),
+                    client.put(f"{base}/lang", json={"lang": "fr"}, headers=auth(token)),
                     client.post(
                         f"{base}/push",
                         json=PushKeys.make().subscription(f"{CLOSED}/push/{room}"),
-                        headers=_auth(token),
+                        headers=auth(token),
                     ),
                 )
                 for answer in answers:
                     _readable(answer, (200, None))
-                settings = (await client.get(base, headers=_auth(token))).json()
+                settings = (await client.get(base, headers=auth(token))).json()
                 assert settings["lang"] in ("de", "fr", "en"), settings
                 assert settings["push"] == 1, settings
 
@@ -181,15 +178,15 @@ def test_one_set_up_for_many_tables_twice_at_once_and_against_a_removal(
                         "DELETE",
                         f"/api/rooms/{room}/alerts/push",
                         json={"endpoint": phone["endpoint"]},
-                        headers=_auth(token),
+                        headers=auth(token),
                     ),
                 )
                 for answer in answers:
                     _readable(answer, (200, None))
                 for r, t in seats[1:]:
-                    mine = (await client.get(f"/api/rooms/{r}/alerts", headers=_auth(t))).json()
+                    mine = (await client.get(f"/api/rooms/{r}/alerts", headers=auth(t))).json()
                     assert mine["push"] == 2, mine  # the phone once, the laptop once
-                first = await client.get(f"/api/rooms/{room}/alerts", headers=_auth(token))
+                first = await client.get(f"/api/rooms/{room}/alerts", headers=auth(token))
                 assert first.json()["push"] in (1, 2), first.text
 
     asyncio.run(run())
@@ -209,17 +206,17 @@ def test_a_game_ending_while_a_players_channel_is_removed(server: ServerProcess)
                 endpoint = f"{CLOSED}/push/{room}"
                 await _subscribe(client, room, anna, endpoint)
                 await _subscribe(client, room, ben, f"{CLOSED}/push/{room}/ben")
-                started = await client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+                started = await client.post(f"/api/rooms/{room}/start", headers=auth(anna))
                 assert started.status_code == 200, started.text
-                voted = await client.post(f"/api/rooms/{room}/abort", headers=_auth(anna))
+                voted = await client.post(f"/api/rooms/{room}/abort", headers=auth(anna))
                 assert voted.status_code == 200, voted.text
                 ended, removed = await _at_once(
-                    client.post(f"/api/rooms/{room}/abort", headers=_auth(ben)),
+                    client.post(f"/api/rooms/{room}/abort", headers=auth(ben)),
                     client.request(
                         "DELETE",
                         f"/api/rooms/{room}/alerts/push",
                         json={"endpoint": endpoint},
-                        headers=_auth(anna),
+                        headers=auth(anna),
                     ),
                 )
                 _readable(ended, (200, None))

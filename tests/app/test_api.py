@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.services import create_app
+from tests.calls import auth
 
 
 @pytest.fixture
@@ -34,10 +35,6 @@ def _room(client: TestClient, players: int = 2, **extra: Any) -> tuple[str, str]
     body = response.json()
     assert body["url"].endswith(f"/r/{body['room']}")
     return body["room"], body["token"]
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def test_healthz_and_games(client: TestClient) -> None:
@@ -75,17 +72,17 @@ def test_a_whole_game_over_rest(client: TestClient) -> None:
     claimed = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})
     assert claimed.status_code == 200
     ben = claimed.json()["token"]
-    state = client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).json()
+    state = client.post(f"/api/rooms/{room}/start", headers=auth(anna)).json()
     tokens = [anna, ben]
     while state["result"] is None:
         seat = state["to_act"][0]
-        mine = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[seat])).json()
+        mine = client.get(f"/api/rooms/{room}/state", headers=auth(tokens[seat])).json()
         assert mine["you"] == seat
         move = mine["legal_moves"][-1]
         state = client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": mine["seq"], "move": move},
-            headers=_auth(tokens[seat]),
+            headers=auth(tokens[seat]),
         ).json()
     assert state["room"]["status"] == "finished"
     log = client.get(f"/api/rooms/{room}/events", params={"after": 0}).json()
@@ -96,7 +93,7 @@ def test_a_whole_game_over_rest(client: TestClient) -> None:
 def test_spectator_state_has_no_hand_and_no_moves(client: TestClient) -> None:
     room, anna = _room(client)
     client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"})
-    client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+    client.post(f"/api/rooms/{room}/start", headers=auth(anna))
     state = client.get(f"/api/rooms/{room}/state").json()
     assert state["you"] is None
     assert state["view"]["mine"] is None, "the spectator received a seat's secret word"
@@ -146,17 +143,17 @@ def test_errors_have_one_shape(client: TestClient) -> None:
         401,
         "bad_token",
     )
-    _error(client.post(f"/api/rooms/{room}/start", headers=_auth(anna)), 409, "seats_free")
+    _error(client.post(f"/api/rooms/{room}/start", headers=auth(anna)), 409, "seats_free")
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
     _error(client.post(f"/api/rooms/{room}/seats/1", json={"name": "Cleo"}), 409, "seat_taken")
     _error(
-        client.post(f"/api/rooms/{room}/seats/0", json={"name": "Ben"}, headers=_auth(ben)),
+        client.post(f"/api/rooms/{room}/seats/0", json={"name": "Ben"}, headers=auth(ben)),
         409,
         "already_seated",
     )
     _error(client.post(f"/api/rooms/{room}/seats/7", json={"name": "Dan"}), 404, "no_such_seat")
-    _error(client.post(f"/api/rooms/{room}/start", headers=_auth(ben)), 403, "not_creator")
-    state = client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).json()
+    _error(client.post(f"/api/rooms/{room}/start", headers=auth(ben)), 403, "not_creator")
+    state = client.post(f"/api/rooms/{room}/start", headers=auth(anna)).json()
     seq = state["seq"]
     _error(
         client.post(f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 2}}),
@@ -165,43 +162,41 @@ def test_errors_have_one_shape(client: TestClient) -> None:
     )
     _error(
         client.post(
-            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 2}}, headers=_auth(ben)
+            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 2}}, headers=auth(ben)
         ),
         422,
         "illegal_move",
     )
     _error(
         client.post(
-            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 9}}, headers=_auth(anna)
+            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 9}}, headers=auth(anna)
         ),
         400,
         "malformed_move",
     )
     _error(
-        client.post(f"/api/rooms/{room}/moves", json={"seq": seq}, headers=_auth(anna)),
+        client.post(f"/api/rooms/{room}/moves", json={"seq": seq}, headers=auth(anna)),
         400,
         "malformed",
     )
     _error(
         client.post(
-            f"/api/rooms/{room}/moves", json={"seq": seq + 5, "move": {"n": 1}}, headers=_auth(anna)
+            f"/api/rooms/{room}/moves", json={"seq": seq + 5, "move": {"n": 1}}, headers=auth(anna)
         ),
         400,
         "bad_seq",
     )
-    client.post(
-        f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=_auth(anna)
-    )
+    client.post(f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=auth(anna))
     stale = _error(
         client.post(
-            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=_auth(ben)
+            f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=auth(ben)
         ),
         409,
         "stale",
     )
     assert stale["seq"] == seq + 1
     _error(
-        client.post(f"/api/rooms/{room}/chat", json={"text": "x" * 501}, headers=_auth(ben)),
+        client.post(f"/api/rooms/{room}/chat", json={"text": "x" * 501}, headers=auth(ben)),
         413,
         "chat_too_long",
     )
@@ -228,7 +223,7 @@ def test_room_creation_is_limited_per_client_address(client: TestClient) -> None
 def test_chat_is_stored_as_plain_text(client: TestClient) -> None:
     room, anna = _room(client)
     response = client.post(
-        f"/api/rooms/{room}/chat", json={"text": "<script>x</script>"}, headers=_auth(anna)
+        f"/api/rooms/{room}/chat", json={"text": "<script>x</script>"}, headers=auth(anna)
     )
     assert response.status_code == 200
     events = client.get(f"/api/rooms/{room}/events").json()["events"]
@@ -244,27 +239,27 @@ def test_chat_is_stored_as_plain_text(client: TestClient) -> None:
 def test_creator_marks_free_seats_as_bots(client: TestClient) -> None:
     room, anna = _room(client, players=3)
     info = client.post(
-        f"/api/rooms/{room}/seats/2/bot", json={"bot": "one"}, headers=_auth(anna)
+        f"/api/rooms/{room}/seats/2/bot", json={"bot": "one"}, headers=auth(anna)
     ).json()
     assert info["seats"][2]["kind"] == "bot"
     _error(
-        client.post(f"/api/rooms/{room}/seats/2/bot", json={"bot": "nope"}, headers=_auth(anna)),
+        client.post(f"/api/rooms/{room}/seats/2/bot", json={"bot": "nope"}, headers=auth(anna)),
         400,
         "unknown_bot",
     )
     _error(
-        client.post(f"/api/rooms/{room}/seats/0/bot", json={"bot": "one"}, headers=_auth(anna)),
+        client.post(f"/api/rooms/{room}/seats/0/bot", json={"bot": "one"}, headers=auth(anna)),
         409,
         "seat_taken",
     )
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
     _error(
-        client.post(f"/api/rooms/{room}/seats/2/bot", json={"bot": None}, headers=_auth(ben)),
+        client.post(f"/api/rooms/{room}/seats/2/bot", json={"bot": None}, headers=auth(ben)),
         403,
         "not_creator",
     )
     freed = client.post(
-        f"/api/rooms/{room}/seats/2/bot", json={"bot": None}, headers=_auth(anna)
+        f"/api/rooms/{room}/seats/2/bot", json={"bot": None}, headers=auth(anna)
     ).json()
     assert freed["seats"][2]["kind"] == "empty"
 

@@ -21,6 +21,7 @@ from app.play.rooms import RoomRules
 from app.play.state import RoomState
 from app.play.store import DeadlineRecord
 from app.services import Services, create_app
+from tests.calls import auth
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -233,10 +234,6 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _timed_room(client: TestClient) -> tuple[str, str, str]:
     created = client.post(
         "/api/rooms",
@@ -245,7 +242,7 @@ def _timed_room(client: TestClient) -> tuple[str, str, str]:
     assert created.status_code == 201, created.text
     room, anna = created.json()["room"], created.json()["token"]
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
-    assert client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(anna)).status_code == 200
     return room, anna, ben
 
 
@@ -257,7 +254,7 @@ def test_the_room_routes_pause_and_resume_and_everyone_sees_away_until(
     client: TestClient,
 ) -> None:
     room, anna, _ = _timed_room(client)
-    away = client.post(f"/api/rooms/{room}/away", json={"until": _later(3)}, headers=_auth(anna))
+    away = client.post(f"/api/rooms/{room}/away", json={"until": _later(3)}, headers=auth(anna))
     assert away.status_code == 200, away.text
     seat = away.json()["room"]["seats"][0]
     assert seat["away_until"] and seat["paused"] and seat["deadline"] is None
@@ -266,11 +263,11 @@ def test_the_room_routes_pause_and_resume_and_everyone_sees_away_until(
     assert public["away_until"] == seat["away_until"] and public["paused"]
     events = client.get(f"/api/rooms/{room}/events").json()["events"]
     assert events[-1]["kind"] == "seat_away" and events[-1]["until"] == seat["away_until"]
-    back = client.delete(f"/api/rooms/{room}/away", headers=_auth(anna))
+    back = client.delete(f"/api/rooms/{room}/away", headers=auth(anna))
     assert back.status_code == 200, back.text
     seat = back.json()["room"]["seats"][0]
     assert seat["away_until"] is None and not seat["paused"] and seat["deadline"]
-    again = client.delete(f"/api/rooms/{room}/away", headers=_auth(anna))
+    again = client.delete(f"/api/rooms/{room}/away", headers=auth(anna))
     assert again.status_code == 409 and again.json()["code"] == "not_away"
 
 
@@ -279,11 +276,11 @@ def test_the_room_routes_refuse_outsiders_and_bad_times(client: TestClient) -> N
     url = f"/api/rooms/{room}/away"
     nobody = client.post(url, json={"until": _later(1)})
     assert nobody.status_code == 401 and nobody.json()["code"] == "no_token"
-    stranger = client.post(url, json={"until": _later(1)}, headers=_auth("x" * 40))
+    stranger = client.post(url, json={"until": _later(1)}, headers=auth("x" * 40))
     assert stranger.status_code == 401 and stranger.json()["code"] == "bad_token"
-    naive = client.post(url, json={"until": "2030-01-01T00:00:00"}, headers=_auth(anna))
+    naive = client.post(url, json={"until": "2030-01-01T00:00:00"}, headers=auth(anna))
     assert naive.status_code == 400 and naive.json()["code"] == "malformed"
-    long = client.post(url, json={"until": _later(15)}, headers=_auth(anna))
+    long = client.post(url, json={"until": _later(15)}, headers=auth(anna))
     assert long.status_code == 400 and long.json()["code"] == "away_too_long"
     assert long.json()["latest"]
 

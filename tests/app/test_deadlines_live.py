@@ -9,14 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.calls import auth
 from tests.server import ServerProcess
 
 HOUR = 3600
 TIMEOUT = 60.0
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _timed_game(server: ServerProcess, policy: str = "bot_move") -> tuple[str, int]:
@@ -33,7 +30,7 @@ def _timed_game(server: ServerProcess, policy: str = "bot_move") -> tuple[str, i
     ).json()
     room = created["room"]
     httpx.post(f"{server.url}/api/rooms/{room}/seats/1", json={"name": "Ben"}).raise_for_status()
-    started = httpx.post(f"{server.url}/api/rooms/{room}/start", headers=_auth(created["token"]))
+    started = httpx.post(f"{server.url}/api/rooms/{room}/start", headers=auth(created["token"]))
     started.raise_for_status()
     [seat] = started.json()["to_act"]
     return room, seat

@@ -15,6 +15,7 @@ from app.history.records import import_record
 from app.play.rooms import RoomRules
 from app.services import Services, create_app
 from tests.app.records_help import bot_record
+from tests.calls import auth
 
 HOUR = 3600
 
@@ -40,10 +41,6 @@ def _unfinished(game: str = "blokus", players: int = 2, moves: int = 6) -> dict[
     return record
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_every_seat_of_an_imported_game_gets_its_own_token_and_plays(
     client: TestClient,
 ) -> None:
@@ -52,7 +49,7 @@ def test_every_seat_of_an_imported_game_gets_its_own_token_and_plays(
     assert [s["seat"] for s in seats] == [0, 1, 2]
     assert len({s["token"] for s in seats}) == 3
     for seat in seats:
-        state = client.get(f"/api/rooms/{room}/state", headers=_auth(seat["token"])).json()
+        state = client.get(f"/api/rooms/{room}/state", headers=auth(seat["token"])).json()
         assert state["you"] == seat["seat"], "each link opens its own seat"
 
 

@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from app.core.config import Settings
 from app.services import create_app
 from tests.app.routes import fill, route_table
+from tests.calls import auth
 from tests.pushkeys import PushKeys
 from tests.server import ServerProcess
 
@@ -42,10 +43,6 @@ def _error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert body["code"] == code, body
     assert isinstance(body["message"], str) and body["message"]
     return dict(body)
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 JSON = {"content-type": "application/json"}
@@ -74,7 +71,7 @@ def test_rest_chat_with_a_lone_surrogate_is_refused_and_the_log_stays_readable(
 ) -> None:
     room, tokens = _seated_room(client)
     response = client.post(
-        f"/api/rooms/{room}/chat", content=SURROGATE_CHAT, headers=_auth(tokens[0]) | JSON
+        f"/api/rooms/{room}/chat", content=SURROGATE_CHAT, headers=auth(tokens[0]) | JSON
     )
     _error(response, 400, "bad_text")
     assert [e["kind"] for e in _log_is_readable(client, room)] == ["room_created", "seat_claimed"]
@@ -86,13 +83,13 @@ def test_chat_refuses_nul_and_control_characters_but_keeps_lines_and_tabs(
     room, tokens = _seated_room(client)
     for text in ["nul \x00 inside", "bell \x07", "escape \x1b[31m red", "del \x7f"]:
         response = client.post(
-            f"/api/rooms/{room}/chat", json={"text": text}, headers=_auth(tokens[0])
+            f"/api/rooms/{room}/chat", json={"text": text}, headers=auth(tokens[0])
         )
         _error(response, 400, "bad_text")
     said = client.post(
         f"/api/rooms/{room}/chat",
         json={"text": "first line\r\nsecond\tline Zoe\u0301"},
-        headers=_auth(tokens[0]),
+        headers=auth(tokens[0]),
     )
     assert said.status_code == 200, said.text
     chat = _log_is_readable(client, room)[-1]
@@ -116,12 +113,12 @@ def test_seq_and_seat_numbers_past_the_database_integer_are_malformed(
     client: TestClient,
 ) -> None:
     room, tokens = _seated_room(client)
-    client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
     _error(
         client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": 2**63, "move": {"n": 1}},
-            headers=_auth(tokens[0]),
+            headers=auth(tokens[0]),
         ),
         400,
         "malformed",
@@ -189,12 +186,12 @@ def mail_client(settings: Settings) -> Iterator[TestClient]:
 
 def _send(client: TestClient, method: str, path: str, body: Any, token: str) -> Any:
     """``body`` as JSON with ``\\u`` escapes, so a lone surrogate travels as JSON can carry it."""
-    headers = {**JSON, **_auth(token)}
+    headers = {**JSON, **auth(token)}
     return client.request(method, path, content=json.dumps(body), headers=headers)
 
 
 def _alerts(client: TestClient, room: str, token: str) -> dict[str, Any]:
-    got = client.get(f"/api/rooms/{room}/alerts", headers=_auth(token))
+    got = client.get(f"/api/rooms/{room}/alerts", headers=auth(token))
     assert got.status_code == 200, got.text
     return dict(got.json())
 
@@ -215,7 +212,7 @@ def test_an_email_address_with_nul_controls_or_escapes_is_refused_and_not_stored
         _error(sent, 400, _code(part, "bad_email"))
     assert _alerts(mail_client, room, anna)["email"] is False
     fine = mail_client.put(
-        f"/api/rooms/{room}/alerts/email", json={"address": "anna@example.org"}, headers=_auth(anna)
+        f"/api/rooms/{room}/alerts/email", json={"address": "anna@example.org"}, headers=auth(anna)
     )
     assert fine.status_code == 200, fine.text
 
@@ -249,11 +246,11 @@ def test_a_url_with_a_broken_port_or_bracket_is_refused_not_a_crash(
         "https://[::1/x",
     ]:
         added = mail_client.post(
-            f"/api/rooms/{room}/alerts/push", json=keys.subscription(url), headers=_auth(anna)
+            f"/api/rooms/{room}/alerts/push", json=keys.subscription(url), headers=auth(anna)
         )
         _error(added, 400, "bad_subscription")
         hook = mail_client.put(
-            f"/api/rooms/{room}/alerts/webhook", json={"url": url}, headers=_auth(anna)
+            f"/api/rooms/{room}/alerts/webhook", json={"url": url}, headers=auth(anna)
         )
         _error(hook, 400, "bad_webhook")
 
@@ -336,14 +333,14 @@ def tight(settings: Settings) -> Iterator[TestClient]:
 
 def test_rest_chat_and_moves_are_limited_per_seat(tight: TestClient) -> None:
     room, tokens = _seated_room(tight)
-    tight.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    tight.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
     for n in range(3):
         said = tight.post(
-            f"/api/rooms/{room}/chat", json={"text": f"hi {n}"}, headers=_auth(tokens[1])
+            f"/api/rooms/{room}/chat", json={"text": f"hi {n}"}, headers=auth(tokens[1])
         )
         assert said.status_code == 200, said.text
     _error(
-        tight.post(f"/api/rooms/{room}/chat", json={"text": "more"}, headers=_auth(tokens[1])),
+        tight.post(f"/api/rooms/{room}/chat", json={"text": "more"}, headers=auth(tokens[1])),
         429,
         "rate_limited",
     )
@@ -352,14 +349,14 @@ def test_rest_chat_and_moves_are_limited_per_seat(tight: TestClient) -> None:
         tight.post(
             f"/api/rooms/{room}/moves",
             json={"seq": seq, "move": {"n": 1}},
-            headers=_auth(tokens[1]),
+            headers=auth(tokens[1]),
         ),
         429,
         "rate_limited",
     )
     # the other seat has its own budget
     moved = tight.post(
-        f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=_auth(tokens[0])
+        f"/api/rooms/{room}/moves", json={"seq": seq, "move": {"n": 1}}, headers=auth(tokens[0])
     )
     assert moved.status_code == 200, moved.text
 
@@ -373,7 +370,7 @@ def test_websocket_and_rest_draw_from_one_seat_budget_and_refusals_carry_the_id(
         assert ws.receive_json()["type"] == "state"
         for n in range(2):
             said = tight.post(
-                f"/api/rooms/{room}/chat", json={"text": f"rest {n}"}, headers=_auth(tokens[1])
+                f"/api/rooms/{room}/chat", json={"text": f"rest {n}"}, headers=auth(tokens[1])
             )
             assert said.status_code == 200, said.text
         ws.send_json({"type": "chat", "text": "socket", "id": "c1"})
@@ -384,7 +381,7 @@ def test_websocket_and_rest_draw_from_one_seat_budget_and_refusals_carry_the_id(
         ws.send_json({"type": "ping", "id": 7})
         assert _answer(ws, 7)["code"] == "rate_limited"
     _error(
-        tight.post(f"/api/rooms/{room}/chat", json={"text": "rest"}, headers=_auth(tokens[1])),
+        tight.post(f"/api/rooms/{room}/chat", json={"text": "rest"}, headers=auth(tokens[1])),
         429,
         "rate_limited",
     )

@@ -19,6 +19,7 @@ from app.play.fairness import commitment
 from app.services import create_app
 from engines import get_engine
 from tests.app.records_help import bot_record
+from tests.calls import auth
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUPS = [
@@ -285,12 +286,12 @@ def _finished_room_record(client: TestClient) -> dict[str, Any]:
         f"/api/rooms/{room}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
     ).json()
     while state["result"] is None:
-        auth = {"Authorization": f"Bearer {tokens[state['to_act'][0]]}"}
-        mine = client.get(f"/api/rooms/{room}/state", headers=auth).json()
+        mover = auth(tokens[state["to_act"][0]])
+        mine = client.get(f"/api/rooms/{room}/state", headers=mover).json()
         state = client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": mine["seq"], "move": mine["legal_moves"][-1]},
-            headers=auth,
+            headers=mover,
         ).json()
     return dict(client.get(f"/api/rooms/{room}/games/1/record").json())
 
@@ -360,19 +361,15 @@ def test_imports_count_against_the_new_room_limit(settings: Settings) -> None:
 # -- imported tables say so (issue 20, item 9) ------------------------------------------
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _play_out(client: TestClient, room: str, tokens: list[str]) -> dict[str, Any]:
     state: dict[str, Any] = client.get(f"/api/rooms/{room}/state").json()
     while state["result"] is None:
-        auth = _auth(tokens[state["to_act"][0]])
-        mine = client.get(f"/api/rooms/{room}/state", headers=auth).json()
+        mover = auth(tokens[state["to_act"][0]])
+        mine = client.get(f"/api/rooms/{room}/state", headers=mover).json()
         state = client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-            headers=auth,
+            headers=mover,
         ).json()
     return state
 
@@ -388,7 +385,7 @@ def test_a_dealt_but_unplayed_import_says_it_was_imported_everywhere_the_table_s
 
     info = client.get(f"/api/rooms/{room}").json()
     assert info["imported"] is True and info["game_imported"] is True
-    state = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[1])).json()
+    state = client.get(f"/api/rooms/{room}/state", headers=auth(tokens[1])).json()
     assert state["room"]["imported"] is True and state["room"]["game_imported"] is True
     log = client.get(f"/api/rooms/{room}/events").json()["events"]
     assert log[0]["kind"] == "room_created" and log[0]["imported"] is True
@@ -410,7 +407,7 @@ def test_a_dealt_but_unplayed_import_says_it_was_imported_everywhere_the_table_s
     assert "seed came from that file" in checked["note"]
 
     # a rematch is dealt by the server: the table stays marked, its new game is not
-    client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0])).raise_for_status()
+    client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).raise_for_status()
     info = client.get(f"/api/rooms/{room}").json()
     assert info["imported"] is True and info["game_imported"] is False
     second = client.get(f"/api/rooms/{room}/games/2").json()
@@ -434,7 +431,7 @@ def test_a_table_made_here_says_it_was_not_imported(client: TestClient) -> None:
     info = client.get(f"/api/rooms/{room}").json()
     assert info["imported"] is False and info["game_imported"] is False
     client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).raise_for_status()
-    client.post(f"/api/rooms/{room}/start", headers=_auth(made["token"])).raise_for_status()
+    client.post(f"/api/rooms/{room}/start", headers=auth(made["token"])).raise_for_status()
     assert client.get(f"/api/rooms/{room}/games/1").json()["imported"] is False
     created = client.get(f"/api/rooms/{room}/events").json()["events"][0]
     assert "imported" not in created

@@ -13,16 +13,13 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.services import create_app
+from tests.calls import auth
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as client:
         yield client
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _game(client: TestClient, players: int = 3) -> tuple[str, list[str]]:
@@ -32,7 +29,7 @@ def _game(client: TestClient, players: int = 3) -> tuple[str, list[str]]:
         claimed = client.post(f"/api/rooms/{room}/seats/{seat}", json={"name": f"P{seat}"})
         tokens.append(claimed.json()["token"])
     started = client.post(
-        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=_auth(tokens[0])
+        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=auth(tokens[0])
     )
     assert started.status_code == 200, started.text
     return room, tokens
@@ -49,7 +46,7 @@ def _to_the_end(client: TestClient, room: str, tokens: list[str]) -> None:
             client.post(
                 f"/api/rooms/{room}/moves",
                 json={"seq": state["seq"], "move": {"n": 3}},
-                headers=_auth(tokens[seat]),
+                headers=auth(tokens[seat]),
             )
         else:
             time.sleep(0.02)
@@ -63,10 +60,10 @@ def _seats(client: TestClient, room: str) -> list[dict[str, Any]]:
 def test_people_who_left_are_asked_back_by_the_rematch_not_replaced(client: TestClient) -> None:
     room, tokens = _game(client)
     for token in tokens[1:]:
-        assert client.post(f"/api/rooms/{room}/leave", headers=_auth(token)).status_code == 200
+        assert client.post(f"/api/rooms/{room}/leave", headers=auth(token)).status_code == 200
     _to_the_end(client, room, tokens)
     rematch = client.post(
-        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=_auth(tokens[0])
+        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=auth(tokens[0])
     )
     assert rematch.status_code == 200, rematch.text
     seats = rematch.json()["room"]["seats"]
@@ -74,27 +71,27 @@ def test_people_who_left_are_asked_back_by_the_rematch_not_replaced(client: Test
     assert [s["name"] for s in seats] == ["Anna", "P1", "P2"]
     # each plays their own seat again: the game waits for them, no bot moves for them
     for seat, token in enumerate(tokens):
-        assert client.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()["you"] == seat
+        assert client.get(f"/api/rooms/{room}/state", headers=auth(token)).json()["you"] == seat
 
 
 def test_between_games_a_person_takes_their_seat_back(client: TestClient) -> None:
     room, tokens = _game(client)
-    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[1])).status_code == 200
     _to_the_end(client, room, tokens)
-    back = client.post(f"/api/rooms/{room}/seats/1/take-back", headers=_auth(tokens[1]))
+    back = client.post(f"/api/rooms/{room}/seats/1/take-back", headers=auth(tokens[1]))
     assert back.status_code == 200, back.text
     assert back.json()["room"]["seats"][1]["stand_in"] is None
 
 
 def test_a_bot_plays_the_next_game_only_where_the_person_chose_it(client: TestClient) -> None:
     room, tokens = _game(client)
-    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[1])).status_code == 200
     _to_the_end(client, room, tokens)
     # between games P2 says a bot should play for them next time
-    chose = client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[2]))
+    chose = client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[2]))
     assert chose.status_code == 200, chose.text
     rematch = client.post(
-        f"/api/rooms/{room}/start", json={"shuffle": True}, headers=_auth(tokens[0])
+        f"/api/rooms/{room}/start", json={"shuffle": True}, headers=auth(tokens[0])
     )
     assert rematch.status_code == 200, rematch.text
     by_name = {s["name"]: s for s in rematch.json()["room"]["seats"]}

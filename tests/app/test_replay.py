@@ -14,6 +14,7 @@ from app.history.replay import Replays, tally
 from app.services import Services, create_app
 from engines import get_engine
 from tests.app.records_help import digest, from_golden, golden
+from tests.calls import auth
 
 GOLDEN_FILES = [
     "blokus-4p.json",
@@ -29,10 +30,6 @@ GOLDEN_FILES = [
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as client:
         yield client
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _error(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -80,7 +77,7 @@ def test_every_golden_step_served_over_rest_is_the_engine_view(
         if step:
             played = data["steps"][step - 1]
             state = engine.play(state, played["seat"], played["move"])
-        got = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=_auth(token)).json()
+        got = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=auth(token)).json()
         assert got["view"] == engine.view(state, 1)
         assert got["to_act"] == engine.to_act(state)
         seen = client.get(f"/api/rooms/{room}/games/1/steps/{step}?as=0").json()
@@ -95,15 +92,15 @@ def _play_room(client: TestClient, game: str, players: int, moves: int | None) -
     for seat in range(1, players):
         claimed = client.post(f"/api/rooms/{room}/seats/{seat}", json={"name": f"P{seat}"})
         tokens.append(claimed.json()["token"])
-    state = client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0])).json()
+    state = client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).json()
     played = 0
     while state["result"] is None and (moves is None or played < moves):
         seat = state["to_act"][0]
-        mine = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[seat])).json()
+        mine = client.get(f"/api/rooms/{room}/state", headers=auth(tokens[seat])).json()
         sent = client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-            headers=_auth(tokens[seat]),
+            headers=auth(tokens[seat]),
         )
         assert sent.status_code == 200, sent.text
         state = sent.json()
@@ -114,13 +111,13 @@ def _play_room(client: TestClient, game: str, players: int, moves: int | None) -
 def test_a_running_card_game_replays_only_what_each_seat_may_see(client: TestClient) -> None:
     game = _play_room(client, "m", 3, 12)
     room, tokens = game["room"], game["tokens"]
-    info = client.get(f"/api/rooms/{room}/games/1", headers=_auth(tokens[1])).json()
+    info = client.get(f"/api/rooms/{room}/games/1", headers=auth(tokens[1])).json()
     assert info["status"] == "playing" and info["you"] == 1 and info["steps"] == 12
     assert "seed" not in info and "salt" not in info and len(info["commitment"]) == 64
     for step in (0, 5, 12):
         spectator = client.get(f"/api/rooms/{room}/games/1/steps/{step}").json()
         assert spectator["view"]["hand"] is None and spectator["seen_as"] is None
-        own = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=_auth(tokens[1]))
+        own = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=auth(tokens[1]))
         assert own.json()["view"]["hand"] is not None and own.json()["seen_as"] == 1
         # no draw is told before the end, not even the asker's own
         assert spectator["draws"] is None and own.json()["draws"] is None
@@ -128,7 +125,7 @@ def test_a_running_card_game_replays_only_what_each_seat_may_see(client: TestCli
             _error(
                 client.get(
                     f"/api/rooms/{room}/games/1/steps/{step}?as={other}",
-                    headers=_auth(tokens[1]),
+                    headers=auth(tokens[1]),
                 ),
                 403,
                 "hidden_until_over",
@@ -168,20 +165,20 @@ def test_a_finished_card_game_reveals_each_draw_only_after_the_end(
     running = _play_room(client, game, players, 9)
     room, tokens = running["room"], running["tokens"]
     for step in range(10):
-        for headers in ({}, _auth(tokens[0])):
+        for headers in ({}, auth(tokens[0])):
             got = client.get(f"/api/rooms/{room}/games/1/steps/{step}", headers=headers).json()
             assert got["draws"] is None
-    info = client.get(f"/api/rooms/{room}/games/1", headers=_auth(tokens[0])).json()
+    info = client.get(f"/api/rooms/{room}/games/1", headers=auth(tokens[0])).json()
     assert all("draws" not in move for move in info["moves"])
     # the same table plays on to the end: now every draw is told, step by step and in the list
     state = client.get(f"/api/rooms/{room}/state").json()
     while state["result"] is None:
         seat = state["to_act"][0]
-        mine = client.get(f"/api/rooms/{room}/state", headers=_auth(tokens[seat])).json()
+        mine = client.get(f"/api/rooms/{room}/state", headers=auth(tokens[seat])).json()
         state = client.post(
             f"/api/rooms/{room}/moves",
             json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-            headers=_auth(tokens[seat]),
+            headers=auth(tokens[seat]),
         ).json()
     record = client.get(f"/api/rooms/{room}/games/1/record").json()
     engine = get_engine(game)
@@ -206,7 +203,7 @@ def test_room_history_lists_every_game_with_results_and_a_running_tally(
 ) -> None:
     game = _play_room(client, "blokus", 2, None)
     room, tokens = game["room"], game["tokens"]
-    client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
     history = client.get(f"/api/rooms/{room}/games").json()
     assert [g["status"] for g in history["games"]] == ["finished", "playing"]
     first = history["games"][0]
@@ -241,7 +238,7 @@ def test_a_replay_shows_each_game_as_the_seats_were_in_it(client: TestClient) ->
     made = client.post("/api/rooms", json={"game": "secret", "players": 2, "name": "Anna"})
     room, anna = made.json()["room"], made.json()["token"]
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
-    client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).raise_for_status()
+    client.post(f"/api/rooms/{room}/start", headers=auth(anna)).raise_for_status()
     for game_no in range(1, 40):
         state = client.get(f"/api/rooms/{room}/state").json()
         while state["result"] is None:
@@ -250,16 +247,16 @@ def test_a_replay_shows_each_game_as_the_seats_were_in_it(client: TestClient) ->
                 mover = next(
                     t
                     for t in (anna, ben)
-                    if client.get(f"/api/rooms/{room}/state", headers=_auth(t)).json()["you"]
+                    if client.get(f"/api/rooms/{room}/state", headers=auth(t)).json()["you"]
                     == state["to_act"][0]
                 )
             state = client.post(
                 f"/api/rooms/{room}/moves",
                 json={"seq": state["seq"], "move": {"n": 3}},
-                headers=_auth(mover),
+                headers=auth(mover),
             ).json()
         rematch = client.post(
-            f"/api/rooms/{room}/start", json={"shuffle": True}, headers=_auth(anna)
+            f"/api/rooms/{room}/start", json={"shuffle": True}, headers=auth(anna)
         )
         if rematch.json()["you"] == 1:
             break
@@ -268,16 +265,14 @@ def test_a_replay_shows_each_game_as_the_seats_were_in_it(client: TestClient) ->
     latest = rematch.json()["room"]["game_no"]
     words = client.portal.call(client.app.state.services.rooms.load, room).game.words  # type: ignore[attr-defined]
     for token, before, now in ((anna, 0, 1), (ben, 1, 0)):
-        assert (
-            client.get(f"/api/rooms/{room}/games/1", headers=_auth(token)).json()["you"] == before
-        )
-        running = client.get(f"/api/rooms/{room}/games/{latest}", headers=_auth(token)).json()
+        assert client.get(f"/api/rooms/{room}/games/1", headers=auth(token)).json()["you"] == before
+        running = client.get(f"/api/rooms/{room}/games/{latest}", headers=auth(token)).json()
         assert running["you"] == now
-        step = client.get(f"/api/rooms/{room}/games/{latest}/steps/0", headers=_auth(token)).json()
+        step = client.get(f"/api/rooms/{room}/games/{latest}/steps/0", headers=auth(token)).json()
         assert step["seen_as"] == now and step["view"]["mine"] == words[now]
         _error(
             client.get(
-                f"/api/rooms/{room}/games/{latest}/steps/0?as={before}", headers=_auth(token)
+                f"/api/rooms/{room}/games/{latest}/steps/0?as={before}", headers=auth(token)
             ),
             403,
             "hidden_until_over",

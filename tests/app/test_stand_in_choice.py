@@ -13,6 +13,7 @@ from app.core.clock import clock
 from app.core.config import Settings
 from app.play.rooms import RoomRules
 from app.services import Services, create_app
+from tests.calls import auth
 
 HOUR = 3600
 
@@ -30,10 +31,6 @@ def test_clock() -> Iterator[None]:
     clock.reset()
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _blokus(client: TestClient, **rules: Any) -> tuple[str, list[str]]:
     created = client.post(
         "/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna", **rules}
@@ -42,7 +39,7 @@ def _blokus(client: TestClient, **rules: Any) -> tuple[str, list[str]]:
     room = created.json()["room"]
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
     tokens = [created.json()["token"], ben]
-    started = client.post(f"/api/rooms/{room}/start", headers=_auth(tokens[0]))
+    started = client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
     assert started.status_code == 200, started.text
     return room, tokens
 
@@ -62,9 +59,9 @@ def test_a_person_who_leaves_gets_the_strongest_bot_unless_they_pick_one(
     client: TestClient,
 ) -> None:
     room, tokens = _blokus(client)
-    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[0])).status_code == 200
-    assert client.post(f"/api/rooms/{room}/seats/0/take-back", headers=_auth(tokens[0]))
-    left = client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1]), json={"bot": "random"})
+    assert client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[0])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/seats/0/take-back", headers=auth(tokens[0]))
+    left = client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[1]), json={"bot": "random"})
     assert left.status_code == 200, left.text
     assert [e["bot"] for e in _stand_ins(client, room)] == ["strong", "random"]
 
@@ -75,7 +72,7 @@ def test_a_leaving_persons_unknown_bot_is_refused_and_changes_nothing(
     room, tokens = _blokus(client)
     for bot in ["clever", "", "strong\x00", 7]:
         refused = client.post(
-            f"/api/rooms/{room}/leave", headers=_auth(tokens[0]), json={"bot": bot}
+            f"/api/rooms/{room}/leave", headers=auth(tokens[0]), json={"bot": bot}
         )
         assert refused.status_code in (400, 422), refused.text
         assert refused.json()["code"] in ("unknown_bot", "malformed") and refused.json()["message"]
@@ -88,9 +85,9 @@ def test_the_hosts_choice_for_the_room_plays_for_who_leaves_and_who_is_handed_ov
     client: TestClient,
 ) -> None:
     room, tokens = _blokus(client, stand_in="random")
-    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(tokens[1])).status_code == 200
-    assert client.post(f"/api/rooms/{room}/seats/1/take-back", headers=_auth(tokens[1]))
-    handed = client.post(f"/api/rooms/{room}/seats/1/hand-over", headers=_auth(tokens[0]))
+    assert client.post(f"/api/rooms/{room}/leave", headers=auth(tokens[1])).status_code == 200
+    assert client.post(f"/api/rooms/{room}/seats/1/take-back", headers=auth(tokens[1]))
+    handed = client.post(f"/api/rooms/{room}/seats/1/hand-over", headers=auth(tokens[0]))
     assert handed.status_code == 200, handed.text
     assert [e["bot"] for e in _stand_ins(client, room)] == ["random", "random"]
 
@@ -125,13 +122,13 @@ def test_the_host_changes_a_waiting_tables_stand_in_and_the_next_leaver_gets_it(
     room, anna = created.json()["room"], created.json()["token"]
     ben = client.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
     path = f"/api/rooms/{room}/settings"
-    refused = client.post(path, json={"stand_in": "clever"}, headers=_auth(anna))
+    refused = client.post(path, json={"stand_in": "clever"}, headers=auth(anna))
     assert refused.status_code == 400 and refused.json()["code"] == "unknown_bot"
-    other = client.post(path, json={"stand_in": "random"}, headers=_auth(ben))
+    other = client.post(path, json={"stand_in": "random"}, headers=auth(ben))
     assert other.status_code == 403 and other.json()["code"] == "not_creator"
-    changed = client.post(path, json={"stand_in": "random"}, headers=_auth(anna))
+    changed = client.post(path, json={"stand_in": "random"}, headers=auth(anna))
     assert changed.status_code == 200, changed.text
     assert client.get(f"/api/rooms/{room}").json()["rules"]["stand_in"] == "random"
-    assert client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).status_code == 200
-    assert client.post(f"/api/rooms/{room}/leave", headers=_auth(ben)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(anna)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/leave", headers=auth(ben)).status_code == 200
     assert [e["bot"] for e in _stand_ins(client, room)] == ["random"]

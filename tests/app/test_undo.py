@@ -14,22 +14,13 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.services import create_app
+from tests.calls import auth, refused
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as client:
         yield client
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _error(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["code"] == code and body["message"]
 
 
 def _game(client: TestClient, game: str, players: int) -> tuple[str, list[str]]:
@@ -39,14 +30,14 @@ def _game(client: TestClient, game: str, players: int) -> tuple[str, list[str]]:
         claimed = client.post(f"/api/rooms/{room}/seats/{seat}", json={"name": f"P{seat}"})
         tokens.append(claimed.json()["token"])
     started = client.post(
-        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=_auth(tokens[0])
+        f"/api/rooms/{room}/start", json={"shuffle": False}, headers=auth(tokens[0])
     )
     assert started.status_code == 200, started.text
     return room, tokens
 
 
 def _state(client: TestClient, room: str, token: str | None = None) -> dict[str, Any]:
-    headers = _auth(token) if token else {}
+    headers = auth(token) if token else {}
     body: dict[str, Any] = client.get(f"/api/rooms/{room}/state", headers=headers).json()
     return body
 
@@ -57,7 +48,7 @@ def _move(client: TestClient, room: str, token: str, pick: int = 0) -> dict[str,
     played = client.post(
         f"/api/rooms/{room}/moves",
         json={"seq": state["seq"], "move": moves[pick % len(moves)]},
-        headers=_auth(token),
+        headers=auth(token),
     )
     assert played.status_code == 200, played.text
     body: dict[str, Any] = played.json()
@@ -65,7 +56,7 @@ def _move(client: TestClient, room: str, token: str, pick: int = 0) -> dict[str,
 
 
 def _undo(client: TestClient, room: str, token: str, **body: Any) -> Any:
-    return client.post(f"/api/rooms/{room}/undo", json=body or None, headers=_auth(token))
+    return client.post(f"/api/rooms/{room}/undo", json=body or None, headers=auth(token))
 
 
 def _last_event(client: TestClient, room: str) -> dict[str, Any]:
@@ -80,10 +71,10 @@ def test_a_blokus_placement_is_taken_back_alone_while_nobody_moved_since(
     start = _state(client, room, tokens[1])
     moved = _move(client, room, tokens[0])
     assert moved["room"]["take_back"] == [{"seat": 0, "ask": False}]
-    _error(client.post(f"/api/rooms/{room}/undo"), 401, "no_token")
-    _error(_undo(client, room, "forged"), 401, "bad_token")
-    _error(_undo(client, room, tokens[1]), 409, "not_undoable")
-    _error(_undo(client, room, tokens[0], seq=start["seq"]), 409, "stale")
+    refused(client.post(f"/api/rooms/{room}/undo"), 401, "no_token")
+    refused(_undo(client, room, "forged"), 401, "bad_token")
+    refused(_undo(client, room, tokens[1]), 409, "not_undoable")
+    refused(_undo(client, room, tokens[0], seq=start["seq"]), 409, "stale")
     undone = _undo(client, room, tokens[0], seq=moved["seq"])
     assert undone.status_code == 200, undone.text
     body = undone.json()
@@ -93,7 +84,7 @@ def test_a_blokus_placement_is_taken_back_alone_while_nobody_moved_since(
     assert event["kind"] == "undo" and event["seat"] == 0
     assert event["undone"] == [moved["seq"]] and event["to"] == moved["seq"] - 1
     assert "game" not in event, "the position is kept in the private part"
-    _error(_undo(client, room, tokens[0]), 409, "not_undoable")
+    refused(_undo(client, room, tokens[0]), 409, "not_undoable")
     # a restarted server folds the take-back from the log to the same game
     with TestClient(create_app(settings)) as again:
         assert _state(again, room, tokens[1])["view"] == start["view"]
@@ -105,23 +96,23 @@ def test_after_the_next_seat_moved_every_other_person_must_agree(client: TestCli
     _move(client, room, tokens[0])
     after_one = _state(client, room, tokens[2])
     _move(client, room, tokens[1])
-    _error(_undo(client, room, tokens[0]), 409, "others_moved")
-    _error(
-        client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[1])), 409, "no_request"
+    refused(_undo(client, room, tokens[0]), 409, "others_moved")
+    refused(
+        client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[1])), 409, "no_request"
     )
     asked = _undo(client, room, tokens[0], ask=True)
     assert asked.status_code == 200, asked.text
     request = asked.json()["room"]["undo_request"]
     assert request["seat"] == 0 and request["agreed"] == [] and request["waiting"] == [1, 2]
-    _error(_undo(client, room, tokens[1]), 409, "undo_requested")
-    own = client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[0]))
-    _error(own, 409, "own_request")
-    first = client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[1]))
+    refused(_undo(client, room, tokens[1]), 409, "undo_requested")
+    own = client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[0]))
+    refused(own, 409, "own_request")
+    first = client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[1]))
     assert first.status_code == 200, first.text
     assert first.json()["room"]["undo_request"]["agreed"] == [1]
-    again = client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[1]))
-    _error(again, 409, "already_agreed")
-    last = client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[2]))
+    again = client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[1]))
+    refused(again, 409, "already_agreed")
+    last = client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[2]))
     assert last.status_code == 200, last.text
     assert last.json()["room"]["undo_request"] is None and last.json()["to_act"] == [0]
     assert _state(client, room, tokens[2])["view"] == start["view"]
@@ -142,7 +133,7 @@ def test_with_only_bots_to_ask_a_move_is_taken_back_at_once(client: TestClient) 
         json={"game": "blokus", "players": 2, "name": "Anna", "bots": {"1": "random"}},
     )
     room, anna = created.json()["room"], created.json()["token"]
-    start = client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).json()
+    start = client.post(f"/api/rooms/{room}/start", headers=auth(anna)).json()
     _move(client, room, anna)
     for _ in range(400):  # the bot answers in the background
         state = _state(client, room, anna)
@@ -161,18 +152,18 @@ def test_a_declined_request_or_a_move_ends_it(client: TestClient) -> None:
     _move(client, room, tokens[0])
     before = _move(client, room, tokens[1])
     assert _undo(client, room, tokens[0], ask=True).status_code == 200
-    declined = client.post(f"/api/rooms/{room}/undo/decline", headers=_auth(tokens[1]))
+    declined = client.post(f"/api/rooms/{room}/undo/decline", headers=auth(tokens[1]))
     assert declined.status_code == 200, declined.text
     assert declined.json()["room"]["undo_request"] is None
     assert declined.json()["view"] == before["view"], "nothing was taken back"
-    _error(
-        client.post(f"/api/rooms/{room}/undo/decline", headers=_auth(tokens[1])), 409, "no_request"
+    refused(
+        client.post(f"/api/rooms/{room}/undo/decline", headers=auth(tokens[1])), 409, "no_request"
     )
     assert _undo(client, room, tokens[0], ask=True).status_code == 200
     moved = _move(client, room, tokens[0])  # seat 0 plays on instead
     assert moved["room"]["undo_request"] is None
-    _error(
-        client.post(f"/api/rooms/{room}/undo/accept", headers=_auth(tokens[1])), 409, "no_request"
+    refused(
+        client.post(f"/api/rooms/{room}/undo/accept", headers=auth(tokens[1])), 409, "no_request"
     )
 
 
@@ -180,8 +171,8 @@ def test_a_card_play_or_a_draw_is_never_taken_back(client: TestClient) -> None:
     room, tokens = _game(client, "maedn", 2)
     moved = _move(client, room, tokens[0])
     assert moved["room"]["take_back"] == []
-    _error(_undo(client, room, tokens[0]), 409, "not_undoable")
-    _error(_undo(client, room, tokens[0], ask=True), 409, "not_undoable")
+    refused(_undo(client, room, tokens[0]), 409, "not_undoable")
+    refused(_undo(client, room, tokens[0], ask=True), 409, "not_undoable")
     # in M a placement shows a card from the hand: it stays
     room, tokens = _game(client, "m", 2)
     state = _state(client, room, tokens[0])
@@ -189,10 +180,10 @@ def test_a_card_play_or_a_draw_is_never_taken_back(client: TestClient) -> None:
     played = client.post(
         f"/api/rooms/{room}/moves",
         json={"seq": state["seq"], "move": place},
-        headers=_auth(tokens[0]),
+        headers=auth(tokens[0]),
     )
     assert played.status_code == 200, played.text
-    _error(_undo(client, room, tokens[0]), 409, "not_undoable")
+    refused(_undo(client, room, tokens[0]), 409, "not_undoable")
 
 
 def test_replay_records_and_verification_play_the_game_as_it_stands(
@@ -213,8 +204,8 @@ def test_replay_records_and_verification_play_the_game_as_it_stands(
         for _ in range(30):  # to the end: resign both, the record is then whole
             if _state(client, room)["room"]["status"] != "playing":
                 break
-            client.post(f"/api/rooms/{room}/resign", headers=_auth(tokens[0]))
-            client.post(f"/api/rooms/{room}/resign", headers=_auth(tokens[1]))
+            client.post(f"/api/rooms/{room}/resign", headers=auth(tokens[0]))
+            client.post(f"/api/rooms/{room}/resign", headers=auth(tokens[1]))
         assert _state(client, room)["room"]["status"] == "finished"
         record = client.get(f"/api/rooms/{room}/games/1/record").json()
         assert len(record["moves"]) >= 2

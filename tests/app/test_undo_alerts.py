@@ -12,8 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.core.clock import clock
 from app.core.config import Settings
-from app.services import create_app
-from tests.app.alerting import auth, leave_address, outbox, own_database, work
+from tests.app.alerting import auth, leave_address, mail_client, outbox, own_database, work
 from tests.receivers import SmtpServer
 
 DELAY_MINUTES = 10
@@ -27,23 +26,8 @@ def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings, smtp: SmtpServer) -> Iterator[TestClient]:
-    configured = settings.model_copy(
-        update={
-            "smtp_host": "127.0.0.1",
-            "smtp_port": smtp.port,
-            "smtp_security": "none",
-            "smtp_sender": "Spieltisch <tisch@example.org>",
-            "alert_delay_minutes": DELAY_MINUTES,
-            "alert_poll_seconds": 3600,
-            "public_url": "https://play.example.org",
-        }
-    )
-    clock.reset()
-    try:
-        with TestClient(create_app(configured)) as client:
-            yield client
-    finally:
-        clock.reset()
+    with mail_client(settings, smtp, DELAY_MINUTES) as client:
+        yield client
 
 
 def _place(client: TestClient, room: str, token: str) -> None:

@@ -13,22 +13,13 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.services import create_app
+from tests.calls import auth, refused
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as client:
         yield client
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _error(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["code"] == code and body["message"]
 
 
 def _room(client: TestClient, game: str = "secret", players: int = 4) -> tuple[str, str]:
@@ -51,7 +42,7 @@ def test_a_person_holding_two_seats_stands_up_from_one(client: TestClient) -> No
     room, anna = _room(client)
     ben = _claim(client, room, 1, "Ben")
     ben_again = _claim(client, room, 2, "Ben")  # the shared link instead of the resume link
-    stood = client.post(f"/api/rooms/{room}/stand-up", headers=_auth(ben_again))
+    stood = client.post(f"/api/rooms/{room}/stand-up", headers=auth(ben_again))
     assert stood.status_code == 200, stood.text
     assert stood.json()["you"] is None
     seat = stood.json()["room"]["seats"][2]
@@ -64,48 +55,48 @@ def test_a_person_holding_two_seats_stands_up_from_one(client: TestClient) -> No
         "at": None,
     }
     # that token holds nothing any more; Ben's other seat is as it was
-    _error(client.get(f"/api/rooms/{room}/state", headers=_auth(ben_again)), 401, "bad_token")
-    assert client.get(f"/api/rooms/{room}/state", headers=_auth(ben)).json()["you"] == 1
+    refused(client.get(f"/api/rooms/{room}/state", headers=auth(ben_again)), 401, "bad_token")
+    assert client.get(f"/api/rooms/{room}/state", headers=auth(ben)).json()["you"] == 1
     # the seat is free for someone else
     assert _claim(client, room, 2, "Cleo")
     # the host stands up only after handing the role on; a spectator has no seat
-    _error(client.post(f"/api/rooms/{room}/stand-up", headers=_auth(anna)), 409, "own_seat")
-    _error(client.post(f"/api/rooms/{room}/stand-up"), 401, "no_token")
+    refused(client.post(f"/api/rooms/{room}/stand-up", headers=auth(anna)), 409, "own_seat")
+    refused(client.post(f"/api/rooms/{room}/stand-up"), 401, "no_token")
 
 
 def test_nobody_stands_up_while_a_game_runs(client: TestClient) -> None:
     room, anna = _room(client, players=2)
     ben = _claim(client, room, 1, "Ben")
-    assert client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).status_code == 200
-    _error(client.post(f"/api/rooms/{room}/stand-up", headers=_auth(ben)), 409, "game_running")
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(anna)).status_code == 200
+    refused(client.post(f"/api/rooms/{room}/stand-up", headers=auth(ben)), 409, "game_running")
 
 
 def test_the_host_frees_any_seat_of_a_waiting_table_but_their_own(client: TestClient) -> None:
     room, anna = _room(client)
     ben = _claim(client, room, 1, "Ben")
     ben_again = _claim(client, room, 2, "Ben")
-    bot = client.post(f"/api/rooms/{room}/seats/3/bot", json={"bot": "one"}, headers=_auth(anna))
+    bot = client.post(f"/api/rooms/{room}/seats/3/bot", json={"bot": "one"}, headers=auth(anna))
     assert bot.status_code == 200, bot.text
-    _error(client.post(f"/api/rooms/{room}/seats/2/free", headers=_auth(ben)), 403, "not_creator")
-    _error(client.post(f"/api/rooms/{room}/seats/2/free"), 401, "no_token")
-    _error(client.post(f"/api/rooms/{room}/seats/0/free", headers=_auth(anna)), 409, "own_seat")
-    _error(client.post(f"/api/rooms/{room}/seats/9/free", headers=_auth(anna)), 404, "no_such_seat")
-    freed = client.post(f"/api/rooms/{room}/seats/2/free", headers=_auth(anna))
+    refused(client.post(f"/api/rooms/{room}/seats/2/free", headers=auth(ben)), 403, "not_creator")
+    refused(client.post(f"/api/rooms/{room}/seats/2/free"), 401, "no_token")
+    refused(client.post(f"/api/rooms/{room}/seats/0/free", headers=auth(anna)), 409, "own_seat")
+    refused(client.post(f"/api/rooms/{room}/seats/9/free", headers=auth(anna)), 404, "no_such_seat")
+    freed = client.post(f"/api/rooms/{room}/seats/2/free", headers=auth(anna))
     assert freed.status_code == 200, freed.text
     seat = freed.json()["seats"][2]
     assert seat == {**seat, "kind": "empty", "name": None, "bot": None, "stand_in": None}
     event = _events(client, room)[-1]
     assert event == {**event, "kind": "seat_released", "seat": 2, "name": "Ben", "bot": None}
-    _error(client.get(f"/api/rooms/{room}/state", headers=_auth(ben_again)), 401, "bad_token")
+    refused(client.get(f"/api/rooms/{room}/state", headers=auth(ben_again)), 401, "bad_token")
     # a bot's seat too
-    freed = client.post(f"/api/rooms/{room}/seats/3/free", headers=_auth(anna))
+    freed = client.post(f"/api/rooms/{room}/seats/3/free", headers=auth(anna))
     assert freed.status_code == 200, freed.text
     assert freed.json()["seats"][3]["kind"] == "empty"
-    _error(client.post(f"/api/rooms/{room}/seats/3/free", headers=_auth(anna)), 409, "seat_free")
+    refused(client.post(f"/api/rooms/{room}/seats/3/free", headers=auth(anna)), 409, "seat_free")
     # and between games as well
     for seat, name in ((2, "Cleo"), (3, "Dan")):
         _claim(client, room, seat, name)
-    assert client.post(f"/api/rooms/{room}/start", headers=_auth(anna)).status_code == 200
+    assert client.post(f"/api/rooms/{room}/start", headers=auth(anna)).status_code == 200
 
 
 def test_the_host_changes_players_options_and_time_until_the_start(client: TestClient) -> None:
@@ -113,27 +104,27 @@ def test_the_host_changes_players_options_and_time_until_the_start(client: TestC
     ben = _claim(client, room, 1, "Ben")
     cleo = _claim(client, room, 3, "Cleo")
     path = f"/api/rooms/{room}/settings"
-    _error(client.post(path, json={"players": 3}, headers=_auth(ben)), 403, "not_creator")
-    _error(client.post(path, json={"players": 3}), 401, "no_token")
+    refused(client.post(path, json={"players": 3}, headers=auth(ben)), 403, "not_creator")
+    refused(client.post(path, json={"players": 3}), 401, "no_token")
     # a person in a seat that would go: they stand up (or are freed) first
-    _error(client.post(path, json={"players": 3}, headers=_auth(anna)), 409, "seat_taken")
-    _error(client.post(path, json={"players": 5}, headers=_auth(anna)), 400, "bad_players")
-    _error(
-        client.post(path, json={"options": {"variant": "duo"}}, headers=_auth(anna)),
+    refused(client.post(path, json={"players": 3}, headers=auth(anna)), 409, "seat_taken")
+    refused(client.post(path, json={"players": 5}, headers=auth(anna)), 400, "bad_players")
+    refused(
+        client.post(path, json={"options": {"variant": "duo"}}, headers=auth(anna)),
         400,
         "bad_players",
     )
-    _error(
-        client.post(path, json={"options": {"speed": 1}}, headers=_auth(anna)),
+    refused(
+        client.post(path, json={"options": {"speed": 1}}, headers=auth(anna)),
         400,
         "unknown_option",
     )
-    _error(client.post(path, json={"turn_seconds": 5}, headers=_auth(anna)), 400, "malformed")
-    assert client.post(f"/api/rooms/{room}/stand-up", headers=_auth(cleo)).status_code == 200
+    refused(client.post(path, json={"turn_seconds": 5}, headers=auth(anna)), 400, "malformed")
+    assert client.post(f"/api/rooms/{room}/stand-up", headers=auth(cleo)).status_code == 200
     changed = client.post(
         path,
         json={"players": 2, "options": {"variant": "duo"}, "turn_seconds": 3600},
-        headers=_auth(anna),
+        headers=auth(anna),
     )
     assert changed.status_code == 200, changed.text
     info = changed.json()
@@ -143,31 +134,31 @@ def test_the_host_changes_players_options_and_time_until_the_start(client: TestC
     event = _events(client, room)[-1]
     assert event["kind"] == "room_settings" and event["players"] == 2
     # a field left out keeps its value; null lifts the time limit
-    lifted = client.post(path, json={"turn_seconds": None}, headers=_auth(anna)).json()
+    lifted = client.post(path, json={"turn_seconds": None}, headers=auth(anna)).json()
     assert lifted["rules"]["turn_seconds"] is None and lifted["options"]["variant"] == "duo"
-    more = client.post(path, json={"players": 3, "options": {}}, headers=_auth(anna)).json()
+    more = client.post(path, json={"players": 3, "options": {}}, headers=auth(anna)).json()
     assert more["players"] == 3 and more["seats"][2]["kind"] == "empty"
     assert more["options"]["variant"] == "classic"
     _claim(client, room, 2, "Dan")
-    started = client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+    started = client.post(f"/api/rooms/{room}/start", headers=auth(anna))
     assert started.status_code == 200, started.text
     begun = [e for e in _events(client, room) if e["kind"] == "game_started"][-1]
     assert begun["players"] == 3 and begun["options"]["variant"] == "classic"
-    _error(client.post(path, json={"players": 2}, headers=_auth(anna)), 409, "game_running")
+    refused(client.post(path, json={"players": 2}, headers=auth(anna)), 409, "game_running")
 
 
 def test_changed_settings_survive_a_restart(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         room, anna = _room(client, players=4)
         changed = client.post(
-            f"/api/rooms/{room}/settings", json={"players": 2}, headers=_auth(anna)
+            f"/api/rooms/{room}/settings", json={"players": 2}, headers=auth(anna)
         )
         assert changed.status_code == 200, changed.text
         _claim(client, room, 1, "Ben")
     with TestClient(create_app(settings)) as client:
         info = client.get(f"/api/rooms/{room}").json()
         assert info["players"] == 2 and [s["name"] for s in info["seats"]] == ["Anna", "Ben"]
-        started = client.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+        started = client.post(f"/api/rooms/{room}/start", headers=auth(anna))
         assert started.status_code == 200, started.text
 
 
@@ -183,12 +174,12 @@ def test_the_new_routes_answer_every_kind_of_caller_between_games(client: TestCl
         "other_room": other.json()["token"],
         "freed": cleo,
     }
-    started = client.post(f"/api/rooms/{room}/start", json={"shuffle": True}, headers=_auth(anna))
+    started = client.post(f"/api/rooms/{room}/start", json={"shuffle": True}, headers=auth(anna))
     assert started.status_code == 200, started.text
-    assert client.post(f"/api/rooms/{room}/resign", headers=_auth(ben)).status_code == 200
-    cleo_seat = client.get(f"/api/rooms/{room}/state", headers=_auth(cleo)).json()["you"]
-    anna_seat = client.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()["you"]
-    freed = client.post(f"/api/rooms/{room}/seats/{cleo_seat}/free", headers=_auth(anna))
+    assert client.post(f"/api/rooms/{room}/resign", headers=auth(ben)).status_code == 200
+    cleo_seat = client.get(f"/api/rooms/{room}/state", headers=auth(cleo)).json()["you"]
+    anna_seat = client.get(f"/api/rooms/{room}/state", headers=auth(anna)).json()["you"]
+    freed = client.post(f"/api/rooms/{room}/seats/{cleo_seat}/free", headers=auth(anna))
     assert freed.status_code == 200, freed.text
     base = f"/api/rooms/{room}"
     routes: list[tuple[str, Any]] = [
@@ -200,32 +191,34 @@ def test_the_new_routes_answer_every_kind_of_caller_between_games(client: TestCl
         (f"seats/{anna_seat}/take-back", None),
     ]
     for path, body in routes:
-        _error(client.post(f"{base}/{path}", json=body), 401, "no_token")
+        refused(client.post(f"{base}/{path}", json=body), 401, "no_token")
         for token in callers.values():
-            _error(client.post(f"{base}/{path}", json=body, headers=_auth(token)), 401, "bad_token")
-    host = _auth(anna)
-    _error(
-        client.post(f"{base}/settings", json={"turn_seconds": 3600}, headers=_auth(ben)),
+            refused(client.post(f"{base}/{path}", json=body, headers=auth(token)), 401, "bad_token")
+    host = auth(anna)
+    refused(
+        client.post(f"{base}/settings", json={"turn_seconds": 3600}, headers=auth(ben)),
         403,
         "not_creator",
     )
-    _error(client.post(f"{base}/seats/{anna_seat}/free", headers=_auth(ben)), 403, "not_creator")
-    _error(client.post(f"{base}/settings", json={"players": 99}, headers=host), 400, "malformed")
-    _error(
+    refused(client.post(f"{base}/seats/{anna_seat}/free", headers=auth(ben)), 403, "not_creator")
+    refused(client.post(f"{base}/settings", json={"players": 99}, headers=host), 400, "malformed")
+    refused(
         client.post(f"{base}/settings", json={"options": {"x": 1}}, headers=host),
         400,
         "unknown_option",
     )
-    _error(client.post(f"{base}/settings", json={"players": "two"}, headers=host), 400, "malformed")
-    _error(client.post(f"{base}/seats/99/free", headers=host), 404, "no_such_seat")
-    _error(client.post(f"{base}/seats/{anna_seat}/free", headers=host), 409, "own_seat")
-    _error(client.post(f"{base}/stand-up", headers=host), 409, "own_seat")
-    _error(client.post(f"{base}/resign", headers=host), 409, "not_playing")
-    _error(client.post(f"{base}/abort", headers=host), 409, "not_playing")
-    _error(client.post(f"{base}/seats/{anna_seat}/take-back", headers=host), 409, "not_stood_in")
-    _error(client.post("/api/rooms/no-such-room/stand-up", headers=host), 404, "room_not_found")
+    refused(
+        client.post(f"{base}/settings", json={"players": "two"}, headers=host), 400, "malformed"
+    )
+    refused(client.post(f"{base}/seats/99/free", headers=host), 404, "no_such_seat")
+    refused(client.post(f"{base}/seats/{anna_seat}/free", headers=host), 409, "own_seat")
+    refused(client.post(f"{base}/stand-up", headers=host), 409, "own_seat")
+    refused(client.post(f"{base}/resign", headers=host), 409, "not_playing")
+    refused(client.post(f"{base}/abort", headers=host), 409, "not_playing")
+    refused(client.post(f"{base}/seats/{anna_seat}/take-back", headers=host), 409, "not_stood_in")
+    refused(client.post("/api/rooms/no-such-room/stand-up", headers=host), 404, "room_not_found")
     assert (
         client.post(f"{base}/settings", json={"turn_seconds": 3600}, headers=host).status_code
         == 200
     )
-    assert client.post(f"{base}/stand-up", headers=_auth(ben)).status_code == 200
+    assert client.post(f"{base}/stand-up", headers=auth(ben)).status_code == 200

@@ -9,25 +9,22 @@ in ``test_alerts.py``; mail to a real SMTP server (aiosmtpd).
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.calls import auth
 from tests.e2e.accessibility import report, violations
-from tests.e2e.test_alerts import FAKE_PUSH, _notifications, _worker_active, alert_server
+from tests.e2e.pushes import deliver, worker_active
+from tests.e2e.test_alerts import FAKE_PUSH, alert_server
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
 __all__ = ["alert_server"]  # the fixture, shared with test_alerts.py
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _table(http: httpx.Client) -> tuple[str, str, str]:
@@ -39,7 +36,7 @@ def _table(http: httpx.Client) -> tuple[str, str, str]:
 
 
 def _alerts(http: httpx.Client, room: str, token: str) -> dict[str, Any]:
-    found: dict[str, Any] = http.get(f"/api/rooms/{room}/alerts", headers=_auth(token)).json()
+    found: dict[str, Any] = http.get(f"/api/rooms/{room}/alerts", headers=auth(token)).json()
     return found
 
 
@@ -125,13 +122,13 @@ def test_notify_me_once_reaches_every_table_and_a_table_joined_later(
         # Ben's turn at the new table, with every page of it closed
         page.goto("/")
         room, anna, _ = third
-        http.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+        http.post(f"/api/rooms/{room}/start", headers=auth(anna))
         while http.get(f"/api/rooms/{room}/state").json()["to_act"] != [1]:
-            mine = http.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()
+            mine = http.get(f"/api/rooms/{room}/state", headers=auth(anna)).json()
             http.post(
                 f"/api/rooms/{room}/moves",
                 json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-                headers=_auth(anna),
+                headers=auth(anna),
             )
         (pushed,) = receiver.wait(1)
         payload = keys.decrypt(pushed.body)
@@ -142,23 +139,8 @@ def test_notify_me_once_reaches_every_table_and_a_table_joined_later(
 
         scope = f"{alert_server.url}/"
         wait_for(lambda: scope in registrations, "the service worker")
-        wait_for(lambda: _worker_active(page), "the service worker to be active")
-        shown: list[dict[str, Any]] = []
-        for _ in range(3):  # a hand-over lost while the worker starts is made again
-            cdp.send(
-                "ServiceWorker.deliverPushMessage",
-                {
-                    "origin": alert_server.url,
-                    "registrationId": registrations[scope],
-                    "data": json.dumps(payload),
-                },
-            )
-            end = time.monotonic() + 10
-            while not shown and time.monotonic() < end:
-                shown = _notifications(page)
-                page.wait_for_timeout(100)
-            if shown:
-                break
+        wait_for(lambda: worker_active(page), "the service worker to be active")
+        shown = deliver(page, cdp, alert_server.url, registrations[scope], payload)
         assert [n["url"] for n in shown] == [f"{alert_server.url}/r/{room}"]
     finally:
         context.close()

@@ -11,16 +11,16 @@ the service worker through the DevTools protocol, as a push service would.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.calls import auth
 from tests.e2e.accessibility import report, violations
+from tests.e2e.pushes import deliver, worker_active
 from tests.pushkeys import PushKeys
 from tests.receivers import HttpReceiver, SmtpServer, wait_for
 from tests.server import ServerProcess, free_port
@@ -75,32 +75,6 @@ def alert_server(tmp_path: Path, smtp: SmtpServer) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _notifications(page: Any) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-          const reg = await navigator.serviceWorker.getRegistration("/r/");
-          if (!reg) return [];
-          const shown = await reg.getNotifications();
-          return shown.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }));
-        }"""
-    )
-    return found
-
-
-def _worker_active(page: Any) -> bool:
-    active: bool = page.evaluate(
-        """async () => {
-          const reg = await navigator.serviceWorker.getRegistration("/r/");
-          return Boolean(reg && reg.active && reg.active.state === "activated");
-        }"""
-    )
-    return active
-
-
 def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
     browser: Browser, alert_server: ServerProcess, receiver: HttpReceiver, smtp: SmtpServer
 ) -> None:
@@ -108,7 +82,7 @@ def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
     created = http.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"}).json()
     room, anna = created["room"], created["token"]
     ben = http.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
-    http.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+    http.post(f"/api/rooms/{room}/start", headers=auth(anna))
 
     keys = PushKeys.make()
     context = browser.new_context(base_url=alert_server.url, locale="en-US")
@@ -184,11 +158,11 @@ def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
         )
         while (state := http.get(f"/api/rooms/{room}/state").json())["to_act"] != [1]:
             token = anna
-            mine = http.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()
+            mine = http.get(f"/api/rooms/{room}/state", headers=auth(token)).json()
             http.post(
                 f"/api/rooms/{room}/moves",
                 json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-                headers=_auth(token),
+                headers=auth(token),
             )
         assert state["to_act"] == [1]
 
@@ -203,26 +177,8 @@ def test_notify_me_subscribes_and_a_push_shows_the_turn_notification(
         # the worker's scope is the whole site (push and the offline shell)
         scope = f"{alert_server.url}/"
         wait_for(lambda: scope in registrations, "the service worker")
-        wait_for(lambda: _worker_active(page), "the service worker to be active")
-        # DevTools hands the push to the worker, starting it if it sleeps; on a loaded
-        # machine a hand-over can be lost while the worker starts, so an unanswered one
-        # is made again (the notification's tag makes a repeat replace, not add, one)
-        shown: list[dict[str, Any]] = []
-        for _ in range(3):
-            cdp.send(
-                "ServiceWorker.deliverPushMessage",
-                {
-                    "origin": alert_server.url,
-                    "registrationId": registrations[scope],
-                    "data": json.dumps(payload),
-                },
-            )
-            end = time.monotonic() + 10
-            while not shown and time.monotonic() < end:
-                shown = _notifications(page)
-                page.wait_for_timeout(100)
-            if shown:
-                break
+        wait_for(lambda: worker_active(page), "the service worker to be active")
+        shown = deliver(page, cdp, alert_server.url, registrations[scope], payload)
         assert shown == [
             {
                 "title": "Your turn — Blokus with Anna",
@@ -256,13 +212,13 @@ def test_the_host_sets_the_tables_webhook_from_the_dialog(
         ).click()
         expect(page.locator("#alerts-webhook-status")).to_contain_text("Ein Webhook ist gesetzt")
         assert receiver.url("/discord") not in page.content()
-        http.post(f"/api/rooms/{room}/start", headers=_auth(anna))
+        http.post(f"/api/rooms/{room}/start", headers=auth(anna))
         while http.get(f"/api/rooms/{room}/state").json()["to_act"] != [1]:
-            mine = http.get(f"/api/rooms/{room}/state", headers=_auth(anna)).json()
+            mine = http.get(f"/api/rooms/{room}/state", headers=auth(anna)).json()
             http.post(
                 f"/api/rooms/{room}/moves",
                 json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-                headers=_auth(anna),
+                headers=auth(anna),
             )
         (hook,) = receiver.wait(1)
         assert hook.path == "/discord"
@@ -302,7 +258,7 @@ def test_the_dialog_chooses_what_a_channel_says_besides_turns(
         expect(dialog.locator("#alerts-kind-webhook-game_over")).to_be_checked()
         wait_for(
             lambda: (
-                http.get(f"/api/rooms/{room}/alerts", headers=_auth(anna)).json()["webhook"][
+                http.get(f"/api/rooms/{room}/alerts", headers=auth(anna)).json()["webhook"][
                     "kinds"
                 ]["game_over"]
                 is True

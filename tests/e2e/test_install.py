@@ -19,6 +19,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.calls import auth
 from tests.e2e.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.helpers import log_lines
 from tests.server import ServerProcess
@@ -31,25 +32,21 @@ IPHONE = (
 )
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _table(http: httpx.Client) -> tuple[str, str, str]:
     """A running two-seat Blokus table: (room, Anna's token, Ben's token)."""
     created = http.post("/api/rooms", json={"game": "blokus", "players": 2, "name": "Anna"})
     room, anna = created.json()["room"], created.json()["token"]
     ben = http.post(f"/api/rooms/{room}/seats/1", json={"name": "Ben"}).json()["token"]
-    http.post(f"/api/rooms/{room}/start", headers=_auth(anna)).raise_for_status()
+    http.post(f"/api/rooms/{room}/start", headers=auth(anna)).raise_for_status()
     return room, anna, ben
 
 
 def _play_first_move(http: httpx.Client, room: str, token: str) -> None:
-    mine = http.get(f"/api/rooms/{room}/state", headers=_auth(token)).json()
+    mine = http.get(f"/api/rooms/{room}/state", headers=auth(token)).json()
     http.post(
         f"/api/rooms/{room}/moves",
         json={"seq": mine["seq"], "move": mine["legal_moves"][0]},
-        headers=_auth(token),
+        headers=auth(token),
     ).raise_for_status()
 
 
