@@ -74,7 +74,8 @@ async def test_away_pauses_the_deadline_with_the_time_it_had_left(services: Serv
     assert shown.paused and abs(shown.left - 40 * 60) < 5
     # a day later nothing happened: no stand-in, no reminder, the clock still waits
     clock.advance(DAY)
-    assert await services.deadlines.tick() == 0
+    # (the count tick returns is of every room in the database, other tests' too)
+    await services.deadlines.tick()
     assert [k for k, _ in await _kinds(services, room, away.seq)] == []
     [still] = await _deadlines(services, room)
     assert still == deadline
