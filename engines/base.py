@@ -125,15 +125,38 @@ class RecordFormat:
 
 
 @dataclass(frozen=True)
-class Bot(Generic[S]):
-    """A named strategy: ``choose(state, seat, seed)`` returns a legal move of ``seat``.
+class Budget:
+    """How much a searching bot may think about one move: it stops at whichever limit it
+    reaches first. ``iterations`` alone keeps a bot deterministic (the same state, seat,
+    seed and budget give the same move on any machine); ``seconds`` caps the wall clock,
+    so a busy machine makes the bot weaker, never slower. Bots that don't search ignore
+    both."""
 
-    Deterministic: the same state, seat and seed give the same move.
+    iterations: int | None = None
+    seconds: float | None = 1.0
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("A bot's budget needs a number of iterations or a time limit.")
+
+
+@dataclass(frozen=True)
+class Bot(Generic[S]):
+    """A named strategy: ``choose(state, seat, seed, budget)`` returns a legal move of
+    ``seat``, from what that seat may see alone.
+
+    Deterministic for a budget without a time limit: the same state, seat, seed and
+    budget give the same move.
     """
 
     name: str
     title: str
-    choose: Callable[[S, int, int], JSON] = field(repr=False)
+    think: Callable[[S, int, int, Budget], JSON] = field(repr=False)
+    # the budget the bot thinks with when nobody gives one
+    budget: Budget = field(default_factory=Budget)
+
+    def choose(self, state: S, seat: int, seed: int, budget: Budget | None = None) -> JSON:
+        return self.think(state, seat, seed, budget or self.budget)
 
 
 class Engine(ABC, Generic[S]):

@@ -7,7 +7,7 @@ state and seed give the same move, and different positions draw differently.
 from __future__ import annotations
 
 from engines import prng
-from engines.base import JSON, Bot
+from engines.base import JSON, Bot, Budget
 from engines.blokus import rules
 from engines.blokus.pieces import PIECE_SIZES
 from engines.blokus.rules import State
@@ -90,12 +90,12 @@ def _reach(cells: tuple[int, ...], size: int, centre: int) -> int:
     return -min(abs(i // size - centre) + abs(i % size - centre) for i in cells)
 
 
-def _choose_random(state: State, seat: int, seed: int) -> JSON:
+def _choose_random(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     _check_turn(state, seat)
     return _move(state, random_placement(state, seed))
 
 
-def _choose_strong(state: State, seat: int, seed: int) -> JSON:
+def _choose_strong(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     _check_turn(state, seat)
     return _move(state, strong_placement(state, seed))
 

@@ -18,7 +18,7 @@ The strong bot scores each legal move in points (a token is 10):
 
 from __future__ import annotations
 
-from engines.base import JSON, Bot
+from engines.base import JSON, Bot, Budget
 from engines.m import rules, table
 from engines.m.cards import CLASHES, DECK
 from engines.m.moves import Line, Move, Pass, Place, Take
@@ -31,7 +31,7 @@ HAND_OF_OTHERS = 4  # what the next player probably holds, for the exposure esti
 TOKEN_VALUE = 1.5 * TOKEN_POINTS  # a token won from the right is also one they lose
 
 
-def _random(state: State, seat: int, seed: int) -> JSON:
+def _random(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     """A uniformly random legal move."""
     moves = rules.legal_moves(state, seat)
     index, _ = below(seed_state(seed), len(moves))
@@ -120,7 +120,7 @@ def _place_value(state: State, seat: int, move: Place, exposure: _Exposure) -> f
     return value - TOKEN_VALUE * risk
 
 
-def _strong(state: State, seat: int, seed: int) -> JSON:
+def _strong(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     """The best move by the estimate in the module doc; ties broken by ``seed``."""
     moves = rules.legal_moves(state, seat)
     if state.phase == "take":

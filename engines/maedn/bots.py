@@ -16,7 +16,7 @@ draw pile or another hand.
 from __future__ import annotations
 
 from engines import prng
-from engines.base import JSON, Bot
+from engines.base import JSON, Bot, Budget
 from engines.maedn import cards
 from engines.maedn.moves import DISCARD, Move
 from engines.maedn.rules import Board, Take, legal, plays, settle
@@ -28,7 +28,7 @@ REACH_BONUS = 0.6
 KEEP_BONUS = 2.0
 
 
-def choose_random(state: State, seat: int, seed: int) -> JSON:
+def choose_random(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     """A uniformly random legal move."""
     moves = legal(state, seat)
     index, _ = prng.below(prng.seed_state(seed), len(moves))
@@ -76,7 +76,7 @@ def _kept(hand: tuple[int, ...], move: Move) -> tuple[int, ...]:
     return tuple(left)
 
 
-def choose_strong(state: State, seat: int, seed: int) -> JSON:
+def choose_strong(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
     """The move whose resulting board looks best for ``seat`` (ties broken by ``seed``)."""
     hand = state.hands[seat]
     candidates: list[tuple[Move, Take | None]] = list(plays(state, seat))

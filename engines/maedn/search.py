@@ -1,0 +1,13 @@
+"""The hard bot's search (placeholder: it plays the greedy bot's move until the search
+of issue 24 lands in this module; nothing registers it yet)."""
+
+from __future__ import annotations
+
+from engines.base import JSON, Budget
+from engines.maedn import bots
+from engines.maedn.state import State
+
+
+def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
+    """The move the search picks for ``seat`` within ``budget``, from what the seat may see."""
+    return bots.choose_strong(state, seat, seed, budget)
