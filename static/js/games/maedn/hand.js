@@ -9,7 +9,7 @@
 import { h } from "../../dom.js";
 import { dieFace, figureCard } from "./cards.js";
 import { diceKey } from "./plays.js";
-import { previewLines, takeShort, targetLabel, targetWhere } from "./words.js";
+import { previewLines, takeShort, targetName, targetWhere } from "./words.js";
 
 /** @typedef {import("../../i18n.js").Translate} Translate */
 /** @typedef {import("./plays.js").Choice} Choice */
@@ -105,7 +105,7 @@ export function renderHand(st, act, t) {
               class: ["md-target", selected && "selected", target.take?.source === "stolen" && "md-steal", target.finishes && "md-finishes"],
               dataset: { key: `target:${target.key}`, target: target.key, figure: target.figure ?? "" },
               "aria-pressed": selected ? "true" : "false",
-              "aria-label": targetLabel(target, st.names, t),
+              "aria-label": targetName(target, st.names, t),
               disabled: st.busy,
               on: { click: () => act.onTarget(target) },
             },
