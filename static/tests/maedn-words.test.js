@@ -8,7 +8,7 @@ import { translate } from "../js/i18n.js";
 import { describeEvent } from "../js/room/log.js";
 import { describeMove } from "../js/games/maedn.js";
 import { latestMove, lastMarks } from "../js/games/maedn/lastmove.js";
-import { diceText, previewLines, takeShort, targetLabel, targetName, targetWhere } from "../js/games/maedn/words.js";
+import { diceText, previewLines, takeShort, targetLabel, targetWhere } from "../js/games/maedn/words.js";
 
 /** @typedef {import("../js/games/maedn/plays.js").Target} Target */
 
@@ -145,13 +145,4 @@ test("the last move shows where its figure lies now", () => {
   const discard = { seq: 5, log: /** @type {any} */ ({ seat: 1, type: "discard", die: 6 }) };
   assert.equal(lastMarks(view, discard)?.discard, 6);
   assert.equal(lastMarks(view, null), null);
-});
-
-test("a target button is named by what it shows first, then the whole move (WCAG 2.5.3)", () => {
-  const start = target({ key: "new", move: { type: "start", dice: [2, 6] }, kind: "start", dice: [2, 6], row: null, last: null, figure: 8 });
-  assert.equal(targetName(start, names, t), "8 New row from the middle: Start a new row with 2 + 6. You take 8 from the middle.");
-  const goal = target({ last: 37, figure: 40, finishes: true });
-  assert.ok(targetName(goal, names, t).startsWith(`40 ${targetWhere(goal, t)} from the middle · finishes the row: `));
-  const discard = target({ key: "discard", move: { type: "discard", die: 5 }, kind: "discard", dice: [5], row: null, last: null, figure: null, take: null });
-  assert.equal(targetName(discard, names, t), "Discard the 5: Discard the 5. You discard the 5 and draw back up to two dice.");
 });

@@ -99,30 +99,6 @@ export function takeShort(target, names, t) {
 }
 
 /**
- * What a target button shows, as one line: the figure it takes, where it goes and
- * whence ("6 New row from the middle").
- * @param {Target} target
- * @param {string[]} names
- * @param {Translate} t
- */
-export function targetShown(target, names, t) {
-  const take = takeShort(target, names, t);
-  const parts = [target.figure != null ? String(target.figure) : "", targetWhere(target, t), target.finishes ? `${take} · ${t("maedn.take.finish")}` : take];
-  return parts.filter(Boolean).join(" ");
-}
-
-/**
- * A target button's accessible name: what it shows first, so a voice-control user
- * can say what they see (WCAG 2.5.3), then the whole move in sentences.
- * @param {Target} target
- * @param {string[]} names
- * @param {Translate} t
- */
-export function targetName(target, names, t) {
-  return `${targetShown(target, names, t)}: ${targetLabel(target, names, t)}`;
-}
-
-/**
  * The full preview of a target, in sentences, before you confirm it.
  * @param {Target} target
  * @param {string[]} names
