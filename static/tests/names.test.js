@@ -17,6 +17,7 @@ const NAMED = [
   ["seat.free_seat", "seat.free_label"],
   ["seat.make_host", "seat.make_host_label"],
   ["share.copy", "share.copy_label"],
+  ["mygames.forget", "mygames.forget_label"],
 ];
 
 /** @param {string} text */

@@ -66,7 +66,7 @@ export default {
   "carry.kept": "{n} Tische, an denen dieses Gerät schon einen Platz hat, bleiben, wie sie sind.",
   "carry.none": "Der Link enthielt keinen Tisch, den dieses Gerät nicht schon hatte.",
   "mygames.forget": "Vergessen",
-  "mygames.forget_label": "Diesen Tisch in diesem Browser vergessen",
+  "mygames.forget_label": "Vergessen: diesen Tisch in diesem Browser",
   "mygames.forget_confirm": "Diesen Tisch vergessen? Ohne deinen persönlichen Link bekommst du den Platz nicht zurück.",
 
   "room.skip_to_game": "Direkt zum Spiel",
