@@ -69,53 +69,60 @@ NONE: tuple[str, ...] = ()
 STATES: list[Row] = [
     # a waiting table: the host's settings and bot pickers, a seated player's "stand up",
     # a watcher's "take seat"; the form to sit down
-    Row("waiting", GAMES, ("host",)),
-    Row("waiting", ("m",), ("player", "spectator")),
+    Row("waiting", ("m",), ("host", "player")),
+    Row("waiting", ("maedn", "blokus"), ("host",), slow=True),
+    Row("waiting", ("m",), ("spectator",), slow=True),
     Row("waiting", ("maedn", "blokus"), ("player", "spectator"), slow=True),
-    Row("claim form", ("m",), ("spectator",), phone=NONE),
+    Row("claim form", ("m",), ("spectator",), phone=NONE, slow=True),
     # a running game with people, a bot and a stand-in (Cleo left, a bot plays for her):
     # the host's "hand to a bot", "free the seat", "make host" (issue 26)
     Row("running", GAMES, ("host",), phone=ALL3),
-    Row("running", ("m",), ("player", "spectator")),
+    Row("running", ("m",), ("player",)),
+    Row("running", ("m",), ("spectator",), slow=True),
     Row("running", ("maedn", "blokus"), ("player", "spectator"), slow=True),
     Row("running, a bot plays for me", ("m",), ("player",), phone=NONE),
     # the host's dialogs on another's seat, a player's on their own
     Row("hand over dialog", ("m",), ("host",)),
-    Row("free a seat dialog", ("m",), ("host",), phone=NONE),
-    Row("make host dialog", ("m",), ("host",), phone=NONE),
+    Row("free a seat dialog", ("m",), ("host",), phone=NONE, slow=True),
+    Row("make host dialog", ("m",), ("host",), phone=NONE, slow=True),
     Row("leave dialog", ("m",), ("player",), phone=NONE),
-    Row("resign dialog", ("m",), ("player",), phone=NONE),
-    Row("abort dialog", ("m",), ("player",), phone=NONE),
-    Row("help dialog", ("m",), ("player",), phone=NONE),
-    Row("help dialog", ("maedn", "blokus"), ("player",), phone=NONE, slow=True),
-    Row("notify me dialog", ("m",), ("host", "player"), phone=NONE),
+    Row("resign dialog", ("m",), ("player",), phone=NONE, slow=True),
+    Row("abort dialog", ("m",), ("player",), phone=NONE, slow=True),
+    Row("help dialog", GAMES, ("player",), phone=NONE, slow=True),
+    Row("notify me dialog", ("m",), ("host",), phone=NONE),
+    Row("notify me dialog", ("m",), ("player",), phone=NONE, slow=True),
     Row("install advice", ("m",), ("player",), languages=NONE, phone=ALL3),
     # a move waiting for its confirmation (Blokus never asks: a placement can be taken back)
     Row("confirm move", ("m", "maedn"), ("host",)),
     # ending early and taking back
-    Row("abort vote", ("m",), ("host", "player"), phone=NONE),
-    Row("take back alone", ("blokus",), ("host",)),
-    Row("take-back asked", ("blokus",), ("host", "player"), phone=NONE),
-    Row("take-back asked", ("blokus",), ("spectator",), phone=NONE, slow=True),
+    Row("abort vote", ("m",), ("player",), phone=NONE),
+    Row("abort vote", ("m",), ("host",), phone=NONE, slow=True),
+    Row("take back alone", ("blokus",), ("host",), slow=True),
+    Row("take-back asked", ("blokus",), ("player",), phone=NONE),
+    Row("take-back asked", ("blokus",), ("host", "spectator"), phone=NONE, slow=True),
     # time: clocks, the away form, "away until"
-    Row("timed, away form", ("m",), ("player",), phone=NONE),
-    Row("away until", ("m",), ("host", "player"), phone=NONE),
+    Row("timed, away form", ("m",), ("player",), phone=NONE, slow=True),
+    Row("away until", ("m",), ("player",), phone=NONE),
+    Row("away until", ("m",), ("host",), phone=NONE, slow=True),
     # the end of a game
     Row("finished", GAMES, ("host",)),
     Row("finished", ("blokus",), ("spectator",)),
     Row("finished", ("blokus",), ("player",), slow=True),
-    Row("rematch bar", ("blokus",), ("host", "player"), phone=NONE),
-    Row("aborted, rematch bar", ("m",), ("host",), phone=NONE),
+    Row("rematch bar", ("blokus",), ("host",), phone=NONE),
+    Row("rematch bar", ("blokus",), ("player",), phone=NONE, slow=True),
+    Row("aborted, rematch bar", ("m",), ("host",), phone=NONE, slow=True),
     # the replay page
-    Row("replay, running", GAMES, ("spectator",), phone=NONE),
+    Row("replay, running", ("m",), ("spectator",), phone=NONE),
+    Row("replay, running", ("maedn", "blokus"), ("spectator",), phone=NONE, slow=True),
     Row("replay, running", ("m",), ("player",), phone=NONE, slow=True),
-    Row("replay, finished", GAMES, ("spectator",)),
+    Row("replay, finished", ("blokus",), ("spectator",)),
+    Row("replay, finished", ("m", "maedn"), ("spectator",), slow=True),
     Row("verify", ("m",), ("spectator",), phone=NONE),
     # an imported game, with the other seats' links to hand out
     Row("imported", ("m",), ("host",), phone=NONE),
     # the start page of someone with tables (their list, the away box), a table gone
     Row("start page with tables", ("m",), ("player",)),
-    Row("gone", ("m",), ("spectator",), phone=NONE),
+    Row("gone", ("m",), ("spectator",), phone=NONE, slow=True),
     # the long run: every state above once more at phone width in German and French
     *[
         Row(row.state, row.games, row.roles, languages=NONE, phone=("de", "fr"), slow=True)
