@@ -33,7 +33,7 @@ def violations(page: Page) -> list[dict[str, Any]]:
         """tags => window.axe.run(document, {runOnly: {type: 'tag', values: tags}})
             .then(r => r.violations.map(v => ({
                 id: v.id, impact: v.impact, help: v.help,
-                nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary}))
+                nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html, summary: n.failureSummary}))
             })))""",
         TAGS,
     )
@@ -47,4 +47,5 @@ def report(found: list[dict[str, Any]]) -> str:
         for node in v["nodes"][:6]:
             summary = " ".join(str(node["summary"]).split())[:300]
             lines.append(f"    {node['target']}: {summary}")
+            lines.append(f"      {str(node.get('html', ''))[:200]}")
     return "\n".join(lines)

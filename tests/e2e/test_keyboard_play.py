@@ -416,7 +416,7 @@ def test_a_steal_in_maedn_by_keyboard_lands_on_the_status_line(person) -> None:
     page.evaluate(MAEDN_MOUNT, fake_state(legal, [[[1, 3]], [[7, 12]], [[2, 7]]], [4, 5]))
     tab_to(page, ".md-dice .md-die:not([disabled])")
     page.keyboard.press("Enter")
-    tab_to(page, '.md-target[aria-label*="steal 7 from Ben"]')
+    tab_to(page, '.md-target[data-target="row:0:from:1"]')
     page.keyboard.press("Enter")
     expect(page.locator(".md-preview")).to_have_text("You steal 7 from Ben (their row 1).")
     tab_to(page, ".md-play:not([disabled])")

@@ -69,7 +69,7 @@ def test_the_host_confirms_before_handing_a_seat_to_a_bot_and_the_player_takes_i
 ) -> None:
     host, guest, _ = _timed_table(person)
     ben = host.locator(".seat[data-seat='1']")
-    hand_over = ben.get_by_role("button", name="Hand Ben's seat to a bot")
+    hand_over = ben.get_by_role("button", name="Hand to a bot: Ben's seat")
 
     # cancelling the question changes nothing
     hand_over.click()
@@ -91,7 +91,7 @@ def test_the_host_confirms_before_handing_a_seat_to_a_bot_and_the_player_takes_i
     expect(host.locator(".seat[data-seat='1'] .tag-away")).to_have_count(0)
     expect(guest.get_by_role("button", name="Leave the game")).to_be_visible()
     # only the host sees the host's buttons
-    expect(guest.get_by_role("button", name="Hand Hanna's seat to a bot")).to_have_count(0)
+    expect(guest.get_by_role("button", name="Hand to a bot: Hanna's seat")).to_have_count(0)
 
 
 def test_a_freed_seat_is_played_by_a_bot_until_someone_takes_it_by_the_link(
@@ -123,8 +123,8 @@ def test_the_host_makes_another_player_host_and_the_controls_move_with_the_role(
     host, guest, _ = _timed_table(person)
     hanna, ben = host.locator(".seat[data-seat='0']"), host.locator(".seat[data-seat='1']")
     expect(hanna.locator(".tag-host")).to_be_visible()
-    expect(guest.get_by_role("button", name="Make Hanna the host")).to_have_count(0)
-    ben.get_by_role("button", name="Make Ben the host").click()
+    expect(guest.get_by_role("button", name="Make host: Hanna")).to_have_count(0)
+    ben.get_by_role("button", name="Make host: Ben").click()
     dialog = host.get_by_role("dialog")
     expect(dialog).to_contain_text("Make Ben the host?")
     dialog.get_by_role("button", name="Make host").click()
@@ -133,10 +133,10 @@ def test_the_host_makes_another_player_host_and_the_controls_move_with_the_role(
         expect(page.locator(".seat[data-seat='1'] .tag-host")).to_be_visible()
         expect(page.locator(".seat[data-seat='0'] .tag-host")).to_have_count(0)
     # the host's buttons are Ben's now, and Hanna's are gone
-    expect(guest.get_by_role("button", name="Hand Hanna's seat to a bot")).to_be_visible()
-    expect(guest.get_by_role("button", name="Make Hanna the host")).to_be_visible()
-    expect(host.get_by_role("button", name="Hand Ben's seat to a bot")).to_have_count(0)
-    expect(host.get_by_role("button", name="Make Ben the host")).to_have_count(0)
+    expect(guest.get_by_role("button", name="Hand to a bot: Hanna's seat")).to_be_visible()
+    expect(guest.get_by_role("button", name="Make host: Hanna")).to_be_visible()
+    expect(host.get_by_role("button", name="Hand to a bot: Ben's seat")).to_have_count(0)
+    expect(host.get_by_role("button", name="Make host: Ben")).to_have_count(0)
 
 
 def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player_picks(
@@ -174,7 +174,7 @@ def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player
 
     # the host hands Ben's seat over: the room's stand-in is offered first
     host.locator(".seat[data-seat='1']").get_by_role(
-        "button", name="Hand Ben's seat to a bot"
+        "button", name="Hand to a bot: Ben's seat"
     ).click()
     dialog = host.get_by_role("dialog")
     expect(dialog.get_by_label("Bot that plays for Ben")).to_have_value("random")

@@ -105,17 +105,21 @@ export function renderHand(st, act, t) {
               class: ["md-target", selected && "selected", target.take?.source === "stolen" && "md-steal", target.finishes && "md-finishes"],
               dataset: { key: `target:${target.key}`, target: target.key, figure: target.figure ?? "" },
               "aria-pressed": selected ? "true" : "false",
-              "aria-label": targetLabel(target, st.names, t),
               disabled: st.busy,
               on: { click: () => act.onTarget(target) },
             },
+            // named by what it shows, then the whole move in words: a voice-control
+            // user says what they see (WCAG 2.5.3)
             target.figure != null ? figureCard(target.figure, target.stars, ["md-mini"]) : h("span", { class: "md-target-die", "aria-hidden": "true" }, dieFace(target.dice[0])),
+            " ",
             h(
               "span",
-              { class: "md-target-text", "aria-hidden": "true" },
+              { class: "md-target-text" },
               h("span", { class: "md-target-where" }, targetWhere(target, t)),
+              " ",
               h("span", { class: "md-target-take" }, target.finishes ? `${takeShort(target, st.names, t)} · ${t("maedn.take.finish")}` : takeShort(target, st.names, t)),
             ),
+            h("span", { class: "sr-only" }, `: ${targetLabel(target, st.names, t)}`),
           );
         }),
       )
