@@ -276,7 +276,8 @@ def test_a_steal_with_two_possible_victims_lets_the_player_choose_by_keyboard(pe
         "button", name=re.compile(r"^7 .*steal from Ben\W+Play the 4 on row 1.*steal 7 from Ben")
     )
     carla = page.get_by_role(
-        "button", name=re.compile(r"^7 .*steal from Carla\W+Play the 4 on row 1.*steal 7 from Carla")
+        "button",
+        name=re.compile(r"^7 .*steal from Carla\W+Play the 4 on row 1.*steal 7 from Carla"),
     )
     expect(ben).to_contain_text("steal from Ben")
     expect(carla).to_contain_text("steal from Carla")
