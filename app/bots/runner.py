@@ -57,8 +57,11 @@ CHOICE_ATTEMPTS = 3
 # how long health reports a worker that died, so a monitor sees it happened
 FAILURE_REPORT_SECONDS = 60.0
 # bot turns thought about at once, at most; more wait their turn (and keep database load
-# sane). A pool serves four per worker at once: one thinks while the others load or store.
+# sane). A pool serves two per worker at once: one thinks while the other's move is
+# stored. More only make bots commit faster in the server's own process, where people's
+# moves are served too (docs/benchmarks.md, "Bot levels: a live table beside 100 bot games").
 CONCURRENT_TURNS = 16
+TURNS_PER_WORKER = 2
 # how much lower than the server's the bot workers' OS priority is (os.nice; 19 is lowest)
 WORKER_NICENESS = 10
 
@@ -147,9 +150,9 @@ class BotPool:
 
     @property
     def turns(self) -> int:
-        """How many bot turns are served at once: a few per worker (one thinks while the
-        others load or store), at most ``CONCURRENT_TURNS``."""
-        return min(CONCURRENT_TURNS, 4 * max(self.workers, 1))
+        """How many bot turns are served at once: ``TURNS_PER_WORKER`` per worker (one
+        thinks while the other's move is stored), at most ``CONCURRENT_TURNS``."""
+        return min(CONCURRENT_TURNS, TURNS_PER_WORKER * max(self.workers, 1))
 
     async def niceness(self) -> int:
         """The OS priority (niceness) a worker runs at."""
