@@ -109,6 +109,7 @@ class Services:
             settings.bot_delay_ms,
             sweep_seconds=settings.catch_up_seconds,
             grace_seconds=settings.bot_grace_seconds,
+            think_seconds=settings.bot_think_seconds,
             duty=duty,
         )
         alerts = Alerts(timedelta(minutes=settings.alert_delay_minutes))

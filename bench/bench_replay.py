@@ -37,7 +37,7 @@ from engines import get_engine
 
 def long_game(minimum: int = 400) -> dict[str, Any]:
     engine = get_engine("maedn")
-    bot = engine.bots()["random"]
+    bot = engine.random_bot()
     for seed in range(1000, 2000):
         state = engine.new_game(4, seed)
         moves = []

@@ -23,6 +23,11 @@ JSON = dict[str, Any]
 # own moves look like it, and no legal move list offers it
 RESIGN: JSON = {"type": "resign"}
 
+# The bot levels every engine offers, strongest first (``Engine.bots``).
+LEVELS = ("hard", "medium", "easy")
+# Names rooms and API calls used before the levels: their logs and rules still say them.
+LEGACY_BOTS = {"strong": "medium", "random": "easy"}
+
 
 def is_resign(move: Mapping[str, Any]) -> bool:
     """Whether a move of the log is a resignation (it draws nothing, names no piece)."""
@@ -154,6 +159,8 @@ class Bot(Generic[S]):
     think: Callable[[S, int, int, Budget], JSON] = field(repr=False)
     # the budget the bot thinks with when nobody gives one
     budget: Budget = field(default_factory=Budget)
+    # one sentence on how it plays, for the host choosing a level
+    description: str = ""
 
     def choose(self, state: S, seat: int, seed: int, budget: Budget | None = None) -> JSON:
         return self.think(state, seat, seed, budget or self.budget)
@@ -225,7 +232,10 @@ class Engine(ABC, Generic[S]):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [self._describe_option(opt) for opt in self.options],
-            "bots": [{"name": bot.name, "title": bot.title} for bot in self.bots().values()],
+            "bots": [
+                {"name": bot.name, "title": bot.title, "description": bot.description}
+                for bot in self.bots().values()
+            ],
             "hidden_information": self.hidden_information,
             "record_formats": [fmt.describe() for fmt in self.record_formats()],
         }
@@ -290,8 +300,32 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def bots(self) -> Mapping[str, Bot[S]]:
-        """The bots this engine ships, by name, strongest first: the first is the default
-        stand-in for a person who leaves or runs out of time (docs/architecture.md)."""
+        """The bots this engine offers, by name, strongest first: the first is the default
+        stand-in for a person who leaves or runs out of time (docs/architecture.md). The
+        games' engines offer the levels ``LEVELS``."""
+
+    def bot_name(self, name: object) -> str | None:
+        """The name of the offered bot ``name`` stands for, or ``None``: an offered name
+        itself, or the level an old name (``LEGACY_BOTS``) now means. Every check and
+        lookup of a bot's name goes through here, so a room whose log says ``strong``
+        plays and shows the medium level."""
+        if not isinstance(name, str):
+            return None
+        bots = self.bots()
+        if name in bots:
+            return name
+        level = LEGACY_BOTS.get(name)
+        return level if level in bots else None
+
+    def bot(self, name: object) -> Bot[S] | None:
+        """The offered bot ``name`` stands for (see ``bot_name``), or ``None``."""
+        level = self.bot_name(name)
+        return None if level is None else self.bots()[level]
+
+    def random_bot(self) -> Bot[S]:
+        """A bot playing a uniformly random legal move: for tests and benches, never
+        offered to a room."""
+        raise NotImplementedError(f"{self.name} has no random bot")
 
     def log_line(self, before: S, seat: int, move: Mapping[str, Any], after: S) -> JSON:
         """A short public description of a move, for the room's log (never hidden facts)."""

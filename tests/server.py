@@ -36,6 +36,8 @@ class ServerProcess:
             "DATA_DIR": str(data_dir),
             "BOT_DELAY_MS": "50",
             "BOT_WORKERS": "1",
+            # a searching bot thinks briefly: the tests wait for bot moves, not for good ones
+            "BOT_THINK_SECONDS": "0.05",
             "PYTHONUNBUFFERED": "1",
             # tests go as fast as the machine goes: limits no machine outruns, so no test
             # depends on its speed (the tests of the limits themselves narrow them on purpose)

@@ -12,6 +12,13 @@ have waited on a bot longer than a grace period, and takes those turns over.
 Two processes moving the same bot can't both store a move: ``move_by`` appends
 at the seq the choice was made from, and the loser is refused as stale.
 
+Bots never starve people: the worker processes run at a lower OS priority
+(``WORKER_NICENESS``), so a person's move is served first when the machine is busy,
+and the site's bot turns are served round-robin (``TurnQueue``): one turn per room
+at a time, a room that just had one waits behind every room already waiting, so a
+game of four bots can't crowd out a table with one. Each move is thought about for
+at most ``think_seconds`` (setting ``bot_think_seconds``).
+
 Resuming and sweeping are the site's chores, not each process's: only the process
 holding the duty (``app.core.duty``) does them, so N processes don't each think every
 resumed bot turn. The one that takes the duty over from another resumes every
@@ -27,6 +34,8 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections import deque
+from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -47,8 +56,71 @@ PAGE = 500
 CHOICE_ATTEMPTS = 3
 # how long health reports a worker that died, so a monitor sees it happened
 FAILURE_REPORT_SECONDS = 60.0
-# bot turns thought about at once; more wait their turn (and keep database load sane)
+# bot turns thought about at once, at most; more wait their turn (and keep database load
+# sane). A pool serves two per worker at once: one thinks while the other's move is
+# stored. More only make bots commit faster in the server's own process, where people's
+# moves are served too (docs/benchmarks.md, "Bot levels: a live table beside 100 bot games").
 CONCURRENT_TURNS = 16
+TURNS_PER_WORKER = 2
+# how much lower than the server's the bot workers' OS priority is (os.nice; 19 is lowest)
+WORKER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """A bot worker's first step: yield the CPU to the server's own process."""
+    os.nice(WORKER_NICENESS)
+
+
+def _niceness() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+class TurnQueue:
+    """Bot turns of many rooms, served round-robin: at most ``limit`` at once, each room
+    one at a time, the waiting rooms in the order they asked, and a room that just had
+    a turn behind every room waiting when it asks again."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._serving: set[str] = set()
+        self._waiting: deque[tuple[str, asyncio.Future[None]]] = deque()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, room_id: str) -> AsyncIterator[None]:
+        """Hold one of the turns for ``room_id`` while the block runs."""
+        if room_id in self._serving or any(room == room_id for room, _ in self._waiting):
+            raise RuntimeError(f"room {room_id} asked for a second bot turn at once")
+        if len(self._serving) < self.limit and not self._waiting:
+            self._serving.add(room_id)
+        else:
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.append((room_id, ready))
+            try:
+                await ready
+            except asyncio.CancelledError:
+                if ready.done() and not ready.cancelled():
+                    self._release(room_id)  # it was handed the turn as it was cancelled
+                else:
+                    self._waiting.remove((room_id, ready))
+                raise
+        try:
+            yield
+        finally:
+            self._release(room_id)
+
+    def _release(self, room_id: str) -> None:
+        self._serving.discard(room_id)
+        while self._waiting and len(self._serving) < self.limit:
+            room, ready = self._waiting.popleft()
+            if ready.cancelled():
+                continue
+            self._serving.add(room)
+            ready.set_result(None)
+
+    @property
+    def waiting(self) -> list[str]:
+        """The rooms waiting for a turn, first served first."""
+        return [room for room, _ in self._waiting]
 
 
 def bot_seed(state: RoomState) -> int:
@@ -70,9 +142,22 @@ class BotPool:
     def _build(self) -> Executor:
         if self.workers > 0:
             return ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
             )
         return ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+
+    @property
+    def turns(self) -> int:
+        """How many bot turns are served at once: ``TURNS_PER_WORKER`` per worker (one
+        thinks while the other's move is stored), at most ``CONCURRENT_TURNS``."""
+        return min(CONCURRENT_TURNS, TURNS_PER_WORKER * max(self.workers, 1))
+
+    async def niceness(self) -> int:
+        """The OS priority (niceness) a worker runs at."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _niceness)
 
     async def run(self, *args: Any) -> dict[str, Any]:
         """``choose_move(*args)`` in a worker; a broken pool is rebuilt and asked again."""
@@ -140,6 +225,7 @@ class BotRunner:
         sweep_seconds: float = 5.0,
         grace_seconds: float = 30.0,
         duty: Duty | None = None,
+        think_seconds: float | None = None,
     ) -> None:
         self.rooms = rooms
         self.duty = duty or Duty(None, "")
@@ -147,10 +233,12 @@ class BotRunner:
         self.delay = delay_ms / 1000
         self.sweep_seconds = sweep_seconds
         self.grace = timedelta(seconds=grace_seconds)
+        # the longest a bot thinks about one move (None: as long as its own budget says)
+        self.think_seconds = think_seconds
         self.pool = BotPool(workers)
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
-        self._turns = asyncio.Semaphore(CONCURRENT_TURNS)
+        self.turns = TurnQueue(self.pool.turns)
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -222,7 +310,10 @@ class BotRunner:
         try:
             while not self._closed:
                 self._again.discard(room_id)
-                async with self._turns:
+                if self.delay:
+                    # the pause people follow a bot by holds no turn of the pool
+                    await asyncio.sleep(self.delay)
+                async with self.turns.turn(room_id):
                     moved = await self._step(room_id)
                 if not moved and room_id not in self._again:
                     return
@@ -237,12 +328,12 @@ class BotRunner:
         if not acting:
             return False
         engine = state.engine
-        if self.delay:
-            await asyncio.sleep(self.delay)
         seat = acting[0]
         bot = state.seats[seat].player_bot
         assert bot is not None  # bots_to_act lists bot seats only
-        move = await self.pool.run(engine.name, engine.dump(state.game), seat, bot, bot_seed(state))
+        move = await self.pool.run(
+            engine.name, engine.dump(state.game), seat, bot, bot_seed(state), self.think_seconds
+        )
         try:
             await self.rooms.move_by(room_id, Actor.bot(seat), state.seq, move)
         except ApiError as exc:

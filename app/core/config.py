@@ -55,6 +55,14 @@ class Settings(BaseSettings):
     bot_workers: int = Field(
         1, ge=0, description=("Worker processes for bots; `0` runs them in threads.")
     )
+    bot_think_seconds: float = Field(
+        1.0,
+        gt=0,
+        description=(
+            "The longest a bot thinks about one move; a searching (hard) bot stops there "
+            "and plays the best it found."
+        ),
+    )
     bot_grace_seconds: float = Field(
         30.0, gt=0, description="A bot turn untouched this long is taken over by any process."
     )

@@ -176,15 +176,17 @@ class Replays:
         if data is None:
             raise RuntimeError(f"room {room_id}: no game_started at seq {entry.start_seq}")
         engine = get_engine(data["engine"])
-        bots = engine.bots()
+        # a bot by its level, also where the log names it by an old name
+        levels = tuple(
+            None if s.bot is None else engine.bot_name(s.bot) or s.bot for s in state.seats
+        )
         started = Started(
             data=data,
             names=tuple(
-                s.name
-                or (bots[s.bot].title if s.bot is not None and s.bot in bots else f"Seat {i + 1}")
-                for i, s in enumerate(state.seats)
+                s.name or (_bot_title(engine, bot) if bot is not None else f"Seat {i + 1}")
+                for i, (s, bot) in enumerate(zip(state.seats, levels, strict=True))
             ),
-            bots=tuple(s.bot for s in state.seats),
+            bots=levels,
         )
         self._starts.put(key, started)
         return started
@@ -445,3 +447,9 @@ def tally(
     return [
         {"name": n, "wins": w, **({"bot": bot_of[n]} if n in bot_of else {})} for n, w in ranked
     ]
+
+
+def _bot_title(engine: Engine[Any], name: str) -> str:
+    """A bot seat's name in a replay: its level's title (the name itself if unknown)."""
+    bot = engine.bot(name)
+    return bot.title if bot is not None else name

@@ -105,11 +105,11 @@ def turn_seconds(state: RoomState) -> int | None:
 
 
 def stand_in_bot(state: RoomState) -> str:
-    """The bot that plays for an absent person: the one the host chose for the room, else
-    the engine's strongest (engines list their bots strongest first)."""
-    chosen = state.room.rules.get("stand_in")
-    bots = state.engine.bots()
-    return chosen if isinstance(chosen, str) and chosen in bots else next(iter(bots))
+    """The bot that plays for an absent person: the level the host chose for the room (a
+    room that chose an old name gets the level it stands for), else the engine's
+    strongest (engines list their bots strongest first)."""
+    engine = state.engine
+    return engine.bot_name(state.room.rules.get("stand_in")) or next(iter(engine.bots()))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from app.play.kinds import CHAT, GAME_OVER, GAME_STARTED, MOVE, ROOM_CREATED, SE
 from app.play.state import RoomState, fold, from_snapshot, to_snapshot
 from app.play.store import Conflict, RoomRecord, SeatRecord, Store
 from engines import ENGINES, get_engine
-from engines.base import BadOptions, IllegalMove
+from engines.base import BadOptions, Engine, IllegalMove
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,18 @@ class RoomRules:
     stand_in: str | None = None
     # a move that can't be taken back asks for a second click (None: with a time per move)
     confirm_moves: bool | None = None
+
+
+def level_of(engine: Engine[Any], bot: object) -> str:
+    """The bot level a name asked for in an API call stands for (an old name such as
+    ``strong`` gives the level it means now, ``Engine.bot_name``); an unknown one is
+    refused."""
+    level = engine.bot_name(bot)
+    if level is None:
+        raise ApiError(
+            400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(engine.bots())}."
+        )
+    return level
 
 
 def confirms_moves(rules: Mapping[str, Any]) -> bool:
@@ -342,22 +354,16 @@ class Rooms:
             raise ApiError(400, exc.code, exc.message) from exc
         if not 0 <= seat < players:
             raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
-        known_bots = engine.bots()
+        levels: dict[int, str] = {}
         for bot_seat, bot in bots.items():
             if not 0 <= bot_seat < players:
                 raise ApiError(400, "bad_seat", f"Seats are numbered 0 to {players - 1}.")
             if bot_seat == seat:
                 raise ApiError(400, "bad_seat", "Your own seat cannot be a bot.")
-            if bot not in known_bots:
-                raise ApiError(
-                    400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(known_bots)}."
-                )
-        if rules.stand_in is not None and rules.stand_in not in known_bots:
-            raise ApiError(
-                400,
-                "unknown_bot",
-                f"Unknown bot {rules.stand_in!r}; known: {', '.join(known_bots)}.",
-            )
+            levels[bot_seat] = level_of(engine, bot)
+        bots = levels
+        if rules.stand_in is not None:
+            rules = replace(rules, stand_in=level_of(engine, rules.stand_in))
         room = RoomRecord(
             id=new_room_id(),
             game=game,
@@ -442,10 +448,6 @@ class Rooms:
         change is tried on: a start that wins the race leaves no seat to free.
         """
 
-        async def sit(session: Any) -> None:
-            if not await store.set_bot(session, room_id, seat, bot):
-                raise ApiError(409, "seat_taken", "A person sits in this seat.")
-
         def plan(state: RoomState) -> Append:
             require_host(state, token, "change the seats")
             if state.status == "playing":
@@ -454,13 +456,13 @@ class Rooms:
                 raise ApiError(
                     404, "no_such_seat", f"This room has seats 0 to {state.room.players - 1}."
                 )
-            if bot is not None and bot not in state.engine.bots():
-                raise ApiError(
-                    400,
-                    "unknown_bot",
-                    f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}.",
-                )
-            public = {"seat": seat, "bot": bot}
+            level = None if bot is None else level_of(state.engine, bot)
+
+            async def sit(session: Any) -> None:
+                if not await store.set_bot(session, room_id, seat, level):
+                    raise ApiError(409, "seat_taken", "A person sits in this seat.")
+
+            public = {"seat": seat, "bot": level}
             return Append([(SEAT_BOT, public, public)], extra=sit)
 
         return await self.change(room_id, plan)

@@ -37,8 +37,9 @@ class TimeRules(Strict):
     stand_in: Text | None = Field(
         None,
         description="The bot that plays for a person who leaves or runs out of time; "
-        "null: the game's strongest (the first GET /api/games lists).",
-        examples=["strong"],
+        "null: the game's strongest (the first GET /api/games lists). A level (hard, "
+        "medium, easy); the old names strong and random stand for medium and easy.",
+        examples=["hard"],
     )
 
 
@@ -63,8 +64,8 @@ class CreateRoom(TimeRules):
     seat: int = Field(0, ge=0, le=MAX_SEQ, description="The creator's seat.")
     bots: dict[Annotated[int, Field(ge=0, le=MAX_SEQ)], Text] = Field(
         default_factory=dict,
-        description="Seats played by bots: seat -> bot name.",
-        examples=[{"2": "strong", "3": "random"}],
+        description="Seats played by bots: seat -> bot level (hard, medium, easy).",
+        examples=[{"2": "hard", "3": "easy"}],
     )
     start_when_full: bool = Field(False, description="Start by itself when the last seat fills.")
     anyone_can_start: bool = Field(
@@ -79,7 +80,7 @@ class ClaimSeat(Strict):
 
 class SetBot(Strict):
     bot: Text | None = Field(
-        description="Bot name, or null to free the seat again.", examples=["strong"]
+        description="Bot level, or null to free the seat again.", examples=["medium"]
     )
 
 

@@ -29,7 +29,7 @@ from app.play.kinds import (
     SEAT_TAKEN_BACK,
     SEAT_VACATED,
 )
-from app.play.rooms import Append, Event, Rooms, new_token
+from app.play.rooms import Append, Event, Rooms, level_of, new_token
 from app.play.state import RoomState
 from app.play.store import Conflict
 
@@ -68,11 +68,7 @@ def _host(state: RoomState, token: str | None) -> None:
 def _bot(state: RoomState, bot: str | None) -> str:
     if bot is None:
         return stand_in_bot(state)
-    if bot not in state.engine.bots():
-        raise ApiError(
-            400, "unknown_bot", f"Unknown bot {bot!r}; known: {', '.join(state.engine.bots())}."
-        )
-    return bot
+    return level_of(state.engine, bot)
 
 
 def _person_present(state: RoomState, seat: int) -> None:

@@ -15,7 +15,7 @@ from app.core.errors import ApiError
 from app.play import store
 from app.play.access import require_host
 from app.play.kinds import ROOM_SETTINGS
-from app.play.rooms import Append, Rooms
+from app.play.rooms import Append, Rooms, level_of
 from app.play.state import RoomState
 from app.play.store import Conflict
 from engines.base import BadOptions
@@ -68,17 +68,10 @@ class TableSettings:
                         f"Seat {seat + 1} is taken: free it (or its person stands up) first.",
                         seat=seat,
                     )
-            stand_in = rules.get("stand_in")
-            if stand_in is not None and stand_in not in engine.bots():
-                raise ApiError(
-                    400,
-                    "unknown_bot",
-                    f"Unknown bot {stand_in!r}; known: {', '.join(engine.bots())}.",
-                )
-            new_rules = {
-                **state.room.rules,
-                **{k: rules[k] for k in CHANGEABLE_RULES if k in rules},
-            }
+            changed = {k: rules[k] for k in CHANGEABLE_RULES if k in rules}
+            if changed.get("stand_in") is not None:
+                changed["stand_in"] = level_of(engine, changed["stand_in"])
+            new_rules = {**state.room.rules, **changed}
             public = {"players": count, "options": normalized, "rules": new_rules}
 
             async def write(session: Any) -> None:

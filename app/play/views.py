@@ -8,7 +8,7 @@ is put in front of a browser.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -39,13 +39,14 @@ def seat_list(
     if to_act is None:
         to_act = state.engine.to_act(state.game) if state.game is not None else ()
     acting = set(to_act) if state.status == "playing" else set()
+    level = _levels(state)
     return [
         {
             "seat": s.seat,
             "name": s.name,
             "kind": "bot" if s.bot else ("human" if s.claimed else "empty"),
-            "bot": s.bot,
-            "stand_in": s.stand_in,
+            "bot": level(s.bot),
+            "stand_in": level(s.stand_in),
             "online": bool(s.bot) or online.get(s.seat, False),
             "to_act": s.seat in acting,
             # the person is away until then (ISO, UTC): their clock is paused
@@ -53,6 +54,20 @@ def seat_list(
         }
         for s in seats
     ]
+
+
+def _levels(state: RoomState) -> Callable[[str | None], str | None]:
+    """A seat's bot as shown: the level, also where the room's log names it by an old
+    name (``Engine.bot_name``)."""
+    engine = state.engine
+    return lambda bot: None if bot is None else engine.bot_name(bot) or bot
+
+
+def _rules(state: RoomState) -> dict[str, Any]:
+    rules = dict(state.room.rules)
+    if rules.get("stand_in") is not None:
+        rules["stand_in"] = _levels(state)(rules["stand_in"])
+    return rules
 
 
 def room_info(
@@ -68,7 +83,7 @@ def room_info(
         "title": state.engine.title,
         "players": room.players,
         "options": room.options,
-        "rules": room.rules,
+        "rules": _rules(state),
         # the seat the room was opened from; who is host now is ``host_seat`` (a person)
         "creator_seat": room.creator_seat,
         "host_seat": host_seat(state),

@@ -219,6 +219,9 @@ class BlokusEngine(Engine[State]):
     def bots(self) -> Mapping[str, Bot[State]]:
         return bots.BOTS
 
+    def random_bot(self) -> Bot[State]:
+        return bots.RANDOM
+
 
 ENGINE = BlokusEngine()
 

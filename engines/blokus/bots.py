@@ -1,7 +1,11 @@
-"""Blokus bots: "random" (uniform over legal placements) and "strong" (greedy).
+"""Blokus bots, the levels a room offers strongest first: "hard" (the search of
+``engines.blokus.search``), "medium" (greedy) and "easy" (the greedy, but half its
+moves, drawn by the seed, a random legal placement). The uniformly random bot
+(``RANDOM``) is kept for tests and benches.
 
-Both are deterministic: the seed argument is mixed with the position, so the same
-state and seed give the same move, and different positions draw differently.
+All are deterministic for a budget without a time limit: the seed argument is mixed
+with the position, so the same state and seed give the same move, and different
+positions draw differently.
 """
 
 from __future__ import annotations
@@ -100,7 +104,55 @@ def _choose_strong(state: State, seat: int, seed: int, budget: Budget | None = N
     return _move(state, strong_placement(state, seed))
 
 
+# the easy level plays a random placement this often in a hundred moves, else the greedy's
+EASY_RANDOM_PERCENT = 50
+_EASY_SALT = 0x5EA5_1DE5
+
+
+def easy_placement(state: State, seed: int) -> int:
+    """The greedy's placement, or (``EASY_RANDOM_PERCENT`` times in a hundred, by the
+    seed and position) a uniformly random legal one."""
+    coin, rest = prng.below(stream(state, seed ^ _EASY_SALT), 100)
+    if coin >= EASY_RANDOM_PERCENT:
+        return strong_placement(state, seed)
+    ids = rules.legal_placements(state)
+    index, _ = prng.below(rest, len(ids))
+    return ids[index]
+
+
+def _choose_easy(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
+    _check_turn(state, seat)
+    return _move(state, easy_placement(state, seed))
+
+
+def _choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
+    return search.choose_hard(state, seat, seed, budget)
+
+
+RANDOM: Bot[State] = Bot("random", "Random", _choose_random)
+
+# The search reads this module's greedy, so it is imported once that is defined (the
+# package imports this module first).
+from engines.blokus import search  # noqa: E402
+
 BOTS: dict[str, Bot[State]] = {
-    "strong": Bot("strong", "Greedy", _choose_strong),
-    "random": Bot("random", "Random", _choose_random),
+    "hard": Bot(
+        "hard",
+        "Hard",
+        _choose_hard,
+        search.HARD_BUDGET,
+        "Looks ahead: tries its placements against the others' replies.",
+    ),
+    "medium": Bot(
+        "medium",
+        "Medium",
+        _choose_strong,
+        description="Greedy: places big pieces first and keeps many corners open.",
+    ),
+    "easy": Bot(
+        "easy",
+        "Easy",
+        _choose_easy,
+        description="A beginner: plays like medium, but every other move at random.",
+    ),
 }

@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.base import JSON, Bot, Engine, is_resign
 from engines.m import rules
-from engines.m.bots import BOTS
+from engines.m.bots import BOTS, RANDOM
 from engines.m.moves import parse
 from engines.m.state import State, dump, load
 from engines.m.view import draws, log_line, result, view
@@ -69,6 +69,9 @@ class MEngine(Engine[State]):
 
     def bots(self) -> Mapping[str, Bot[State]]:
         return BOTS
+
+    def random_bot(self) -> Bot[State]:
+        return RANDOM
 
     def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
         return log_line(before, seat, parse(move), after)

@@ -1,10 +1,14 @@
-"""Bots for M: "random" and "strong".
+"""Bots for M, the levels a room offers strongest first: "hard" (the search of
+``engines.m.search``), "medium" (the greedy below, once called "strong") and "easy"
+(the greedy, but half its moves, drawn by the seed, a random legal one). The uniformly
+random bot (``RANDOM``) is kept for tests and benches.
 
-Both are deterministic (same state, seat and seed, same move) and draw randomness
-only from ``engines.prng``. The strong bot plays fair: it reads the public table,
-tokens and collections and its own hand, never another hand or the pile order.
+All are deterministic for a budget without a time limit (same state, seat and seed,
+same move) and draw randomness only from ``engines.prng``. They play fair: they read
+the public table, tokens and collections and their own hand, never another hand or
+the pile order.
 
-The strong bot scores each legal move in points (a token is 10):
+The greedy (medium) bot scores each legal move in points (a token is 10):
 - placing: the tokens it earns now; for a placement that starts a scoring phase,
   what the phase brings it when every taker picks greedily; minus what the new
   card exposes — empty cells beside it that the next player (who takes tokens from
@@ -144,9 +148,52 @@ def _strong(state: State, seat: int, seed: int, budget: Budget | None = None) ->
     return best[index].json()
 
 
-# The strong bot comes first: it is the default, the one that plays for a seat
+# the easy level plays a random move this often in a hundred, else the greedy's
+EASY_RANDOM_PERCENT = 50
+_EASY_SALT = 0x5EA5_1DE5
+
+
+def _easy(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
+    """The greedy's move, or (``EASY_RANDOM_PERCENT`` times in a hundred, by the seed)
+    a uniformly random legal one."""
+    coin, rest = below(seed_state(seed ^ _EASY_SALT), 100)
+    if coin >= EASY_RANDOM_PERCENT:
+        return _strong(state, seat, seed)
+    moves = rules.legal_moves(state, seat)
+    index, _ = below(rest, len(moves))
+    return moves[index].json()
+
+
+def _hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
+    return search.choose_hard(state, seat, seed, budget)
+
+
+RANDOM: Bot[State] = Bot("random", "Random", _random)
+
+# The search reads this module's greedy, so it is imported once that is defined (the
+# package imports this module first).
+from engines.m import search  # noqa: E402
+
+# The hard bot comes first: it is the default, the one that plays for a seat
 # whose player ran out of time.
 BOTS: dict[str, Bot[State]] = {
-    "strong": Bot("strong", "Strong", _strong),
-    "random": Bot("random", "Random", _random),
+    "hard": Bot(
+        "hard",
+        "Hard",
+        _hard,
+        search.HARD_BUDGET,
+        "Looks ahead: plays the hands it can't see out many times.",
+    ),
+    "medium": Bot(
+        "medium",
+        "Medium",
+        _strong,
+        description="Greedy: takes the tokens it can now and exposes little.",
+    ),
+    "easy": Bot(
+        "easy",
+        "Easy",
+        _easy,
+        description="A beginner: plays like medium, but every other move at random.",
+    ),
 }

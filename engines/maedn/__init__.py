@@ -79,6 +79,9 @@ class MaednEngine(Engine[State]):
     def bots(self) -> Mapping[str, Bot[State]]:
         return bots.BOTS
 
+    def random_bot(self) -> Bot[State]:
+        return bots.RANDOM
+
     def log_line(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> JSON:
         return log.log_line(before, seat, move, after)
 

@@ -1,12 +1,15 @@
-"""Bots for Mensch ärgere Dich nicht: Das Kartenspiel.
+"""Bots for Mensch ärgere Dich nicht: Das Kartenspiel, the levels a room offers
+strongest first: ``hard``, ``medium`` and ``easy``.
 
-Both are deterministic: the same state, seat and seed give the same move, and
-their only randomness is ``engines.prng`` seeded from ``seed``. Both look only at
-what the seat itself may see — the board and its own two dice — never at the
-draw pile or another hand.
+All are deterministic for a budget without a time limit: the same state, seat and
+seed give the same move, and their only randomness is ``engines.prng`` seeded from
+``seed``. All look only at what the seat itself may see — the board and its own two
+dice — never at the draw pile or another hand.
 
-* ``random`` picks uniformly among the legal moves.
-* ``strong`` looks one move ahead: it lays each candidate figure on the board
+* ``hard`` is the search of ``engines.maedn.search``.
+* ``easy`` plays like ``medium``, but half its moves (drawn by the seed) at random.
+* ``RANDOM`` (not offered; for tests and benches) picks uniformly among the legal moves.
+* ``medium`` (once called ``strong``) looks one move ahead: it lays each candidate figure on the board
   (without drawing) and values the result for itself against the leading
   opponent — points banked, rows weighted by how near 40 they are and how much
   they would score, rows one die short of 40, the die it keeps fitting such a
@@ -95,7 +98,50 @@ def choose_strong(state: State, seat: int, seed: int, budget: Budget | None = No
     return best[index].to_json()
 
 
+# the easy level plays a random move this often in a hundred, else the greedy's
+EASY_RANDOM_PERCENT = 50
+_EASY_SALT = 0x5EA5_1DE5
+
+
+def choose_easy(state: State, seat: int, seed: int, budget: Budget | None = None) -> JSON:
+    """The greedy's move, or (``EASY_RANDOM_PERCENT`` times in a hundred, by the seed)
+    a uniformly random legal one."""
+    coin, rest = prng.below(prng.seed_state(seed ^ _EASY_SALT), 100)
+    if coin >= EASY_RANDOM_PERCENT:
+        return choose_strong(state, seat, seed)
+    moves = legal(state, seat)
+    index, _ = prng.below(rest, len(moves))
+    return moves[index].to_json()
+
+
+def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
+    return search.choose_hard(state, seat, seed, budget)
+
+
+RANDOM: Bot[State] = Bot("random", "Random", choose_random)
+
+# The search reads this module's greedy, so it is imported once that is defined (the
+# package imports this module first).
+from engines.maedn import search  # noqa: E402
+
 BOTS: dict[str, Bot[State]] = {
-    "strong": Bot("strong", "Strong (finishes rows, steals from the leader)", choose_strong),
-    "random": Bot("random", "Random", choose_random),
+    "hard": Bot(
+        "hard",
+        "Hard",
+        choose_hard,
+        search.HARD_BUDGET,
+        "Looks ahead: tries its moves against the dice still to come.",
+    ),
+    "medium": Bot(
+        "medium",
+        "Medium",
+        choose_strong,
+        description="Finishes rows and steals from the leader.",
+    ),
+    "easy": Bot(
+        "easy",
+        "Easy",
+        choose_easy,
+        description="A beginner: plays like medium, but every other move at random.",
+    ),
 }

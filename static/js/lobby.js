@@ -12,7 +12,7 @@ import { renderAwayBox } from "./away.js";
 import { mergeSeats, renderCarry, seatsFromHash, hashWithoutSeats } from "./devicelink.js";
 import { keepMyGamesLive, renderMyGames } from "./mygames.js";
 import { startOfflineShell } from "./offline.js";
-import { botLabel } from "./room/names.js";
+import { botAbout, botLabel } from "./room/names.js";
 import { copyText } from "./room/share.js";
 import { toast, toastError } from "./toast.js";
 import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
@@ -32,6 +32,8 @@ const createBtn = /** @type {HTMLButtonElement} */ (byId("create-btn"));
 const turnTime = /** @type {HTMLSelectElement} */ (byId("turn-time"));
 const onTimeout = /** @type {HTMLSelectElement} */ (byId("on-timeout"));
 const standIn = /** @type {HTMLSelectElement} */ (byId("stand-in"));
+const standInAbout = byId("stand-in-about");
+const levels = byId("bot-levels");
 nameInput.value = pref("name") ?? "";
 
 /** @type {GameInfo[]} */
@@ -193,13 +195,14 @@ function renderSeatPlan() {
         },
       },
       h("option", { value: "" }, t("lobby.seat_friend")),
-      info.bots.map((b) => h("option", { value: b.name }, botLabel(b.name, t))),
+      info.bots.map((b) => h("option", { value: b.name, title: botAbout(b.name, t) }, botLabel(b.name, t))),
     );
     select.value = choice.seats[seat] ?? "";
     rows.push(h("li", { class: "seat-row" }, h("label", { class: "seat-no", for: id }, t("seat.numbered", { n: seat + 1 })), select));
   }
   for (const key of Object.keys(choice.seats)) if (Number(key) >= choice.players) delete choice.seats[Number(key)];
   list.replaceChildren(...rows);
+  renderLevels(info.bots);
 }
 
 /** Time per move: the choices in the page's language; the policy only matters with a limit. */
@@ -211,14 +214,33 @@ function renderTurnTime() {
 }
 turnTime.addEventListener("change", renderTurnTime);
 
+/**
+ * What each bot level is like, under the seats the host may give to bots.
+ * @param {{name: string}[]} bots
+ */
+function renderLevels(bots) {
+  levels.replaceChildren(
+    h("summary", {}, t("bot.levels")),
+    h(
+      "dl",
+      {},
+      bots.flatMap((b) => [h("dt", {}, botLabel(b.name, t)), h("dd", {}, botAbout(b.name, t))]),
+    ),
+  );
+}
+
 /** The bot that plays for whoever is away: the game's bots, its strongest (the first) preselected. */
 function renderStandIn() {
   const info = games.find((g) => g.name === choice.game);
   if (!info) return;
   const chosen = standIn.value;
-  standIn.replaceChildren(...info.bots.map((b) => h("option", { value: b.name }, botLabel(b.name, t))));
+  standIn.replaceChildren(...info.bots.map((b) => h("option", { value: b.name, title: botAbout(b.name, t) }, botLabel(b.name, t))));
   standIn.value = info.bots.some((b) => b.name === chosen) ? chosen : (info.bots[0]?.name ?? "");
+  standInAbout.textContent = botAbout(standIn.value, t);
 }
+standIn.addEventListener("change", () => {
+  standInAbout.textContent = botAbout(standIn.value, t);
+});
 
 function render() {
   renderTurnTime();

@@ -31,18 +31,18 @@ test("a stand-in bot's move is credited to the bot playing for the person, not t
   const event = { seq: 9, kind: "move", seat: 1, stand_in: "strong", log: { seat: 1, colour: "yellow", piece: "V5", cells: [[0, 0]], blocked: [] } };
   assert.deepEqual(
     describeEvent(event, ctx).map((l) => l.text),
-    ["Greedy bot for Ben placed V5 (Yellow)."],
+    ["Medium bot for Ben placed V5 (Yellow)."],
   );
   const own = { ...event, stand_in: undefined };
   assert.deepEqual(describeEvent(own, ctx).map((l) => l.text), ["Ben placed V5 (Yellow)."]);
-  assert.deepEqual(describeEvent({ seq: 3, kind: "move", seat: 0, stand_in: "random" }, { names, t, lang: "en" }).map((l) => l.text), [`${t("log.move", { name: "Random bot for Anna" })}`]);
+  assert.deepEqual(describeEvent({ seq: 3, kind: "move", seat: 0, stand_in: "random" }, { names, t, lang: "en" }).map((l) => l.text), [`${t("log.move", { name: "Easy bot for Anna" })}`]);
 });
 
 test("room events read in plain words; chat stays out of the log", () => {
   const text = (/** @type {any} */ e) => describeEvent(e, ctx).map((l) => l.text);
   assert.deepEqual(text({ seq: 1, kind: "room_created", name: "Anna", creator_seat: 0 }), ["Anna opened the table."]);
   assert.deepEqual(text({ seq: 2, kind: "seat_claimed", seat: 1, name: "Ben" }), ["Ben sat down in seat 2."]);
-  assert.deepEqual(text({ seq: 3, kind: "seat_bot", seat: 1, bot: "strong" }), ["Seat 2 is played by the Greedy bot."]);
+  assert.deepEqual(text({ seq: 3, kind: "seat_bot", seat: 1, bot: "strong" }), ["Seat 2 is played by the Medium bot."]);
   assert.deepEqual(text({ seq: 4, kind: "seat_bot", seat: 1, bot: null }), ["Seat 2 is free again."]);
   assert.deepEqual(text({ seq: 5, kind: "game_started", game_no: 2 }), ["Game 2 started."]);
   assert.deepEqual(text({ seq: 6, kind: "game_over", result: { scores: [3, 9], ranks: [2, 1] } }), ["Game over: Ben wins!"]);
@@ -68,14 +68,14 @@ test("seat names: people, bots, free seats", () => {
     { seat: 1, name: null, kind: "bot", bot: "random", online: true, to_act: false },
     { seat: 2, name: null, kind: "empty", bot: null, online: false, to_act: false },
   ];
-  assert.deepEqual(seatNames(/** @type {any} */ (seats), t), ["Anna", "Random bot", "Seat 3"]);
+  assert.deepEqual(seatNames(/** @type {any} */ (seats), t), ["Anna", "Easy bot", "Seat 3"]);
 });
 
 test("seat names: two bots of one kind get numbers, a lone bot keeps its plain name", () => {
   const bot = (/** @type {number} */ seat, /** @type {string} */ kind) => ({ seat, name: null, kind: "bot", bot: kind, online: true, to_act: false });
   const seats = [bot(0, "strong"), bot(1, "random"), bot(2, "strong"), { seat: 3, name: "Anna", kind: "human", bot: null, online: true, to_act: false }];
   const names = seatNames(/** @type {any} */ (seats), t);
-  assert.deepEqual(names, ["Greedy bot 1", "Random bot", "Greedy bot 2", "Anna"]);
+  assert.deepEqual(names, ["Medium bot 1", "Easy bot", "Medium bot 2", "Anna"]);
   assert.equal(new Set(names).size, names.length);
 });
 
@@ -98,15 +98,15 @@ test("my tables: whose turn, from my seat's point of view", () => {
 test("seats handed to bots and back read in plain words", () => {
   const said = (/** @type {any} */ event) => describeEvent({ seq: 9, ...event }, ctx).map((l) => l.text);
   assert.deepEqual(said({ kind: "seat_stand_in", seat: 0, name: "Anna", bot: "strong", reason: "timeout", once: true }), [
-    "Time ran out for Anna: the Greedy bot plays this one move.",
+    "Time ran out for Anna: the Medium bot plays this one move.",
   ]);
   assert.deepEqual(said({ kind: "seat_stand_in", seat: 0, name: "Anna", bot: "random", reason: "timeout", once: false }), [
-    "Time ran out for Anna: the Random bot plays for them until they are back.",
+    "Time ran out for Anna: the Easy bot plays for them until they are back.",
   ]);
-  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "left", once: false }), ["Ben left the game; the Greedy bot plays for them."]);
-  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "host", once: false }), ["The host handed Ben's seat to the Greedy bot."]);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "left", once: false }), ["Ben left the game; the Medium bot plays for them."]);
+  assert.deepEqual(said({ kind: "seat_stand_in", seat: 1, name: "Ben", bot: "strong", reason: "host", once: false }), ["The host handed Ben's seat to the Medium bot."]);
   assert.deepEqual(said({ kind: "seat_released", seat: 1, name: "Ben", bot: "strong" }), [
-    "The host freed seat 2 (Ben); the Greedy bot plays it until someone sits down.",
+    "The host freed seat 2 (Ben); the Medium bot plays it until someone sits down.",
   ]);
   assert.deepEqual(said({ kind: "seat_taken_back", seat: 1, name: "Ben" }), ["Ben is back and plays again."]);
   assert.deepEqual(said({ kind: "host_changed", seat: 1, name: "Ben", from: 0, from_name: "Anna" }), ["Anna made Ben the host."]);

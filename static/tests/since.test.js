@@ -49,8 +49,11 @@ test("the tally reads like a scoreboard", () => {
 });
 
 test("a bot in the tally is named in the page's language, not by the engine's English title", () => {
-  const de = { de: { "bot.strong": "Gieriger Bot" } };
+  const de = { de: { "bot.medium": "Mittlerer Bot" } };
   const tde = (/** @type {string} */ key, /** @type {any} */ params) => translate(de, "de", key, params);
-  const tally = [{ name: "Strong (finishes rows, steals from the leader)", wins: 2, bot: "strong" }, { name: "Anna", wins: 1 }];
-  assert.equal(tallyLine(tally, tde), "Gieriger Bot 2 – Anna 1");
+  const tally = [{ name: "Medium", wins: 2, bot: "medium" }, { name: "Anna", wins: 1 }];
+  assert.equal(tallyLine(tally, tde), "Mittlerer Bot 2 – Anna 1");
+  // a game played before the levels names its bot by the old name
+  const old = [{ name: "Strong (finishes rows, steals from the leader)", wins: 2, bot: "strong" }, { name: "Anna", wins: 1 }];
+  assert.equal(tallyLine(old, tde), "Mittlerer Bot 2 – Anna 1");
 });

@@ -86,6 +86,8 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         auto_migrate=False,
         bot_delay_ms=0,
         bot_workers=0,
+        # a searching bot thinks briefly: the tests wait for bot moves, not for good ones
+        bot_think_seconds=0.05,
         snapshot_every=5,
         # tests play as fast as the machine goes: a budget they can't outrun, so no test
         # depends on the machine's speed (the budget's own tests narrow it on purpose)

@@ -94,7 +94,7 @@ class PileEngine(Engine[PileState]):
         return PileState(data["left"], data["turn"], data["winner"])
 
     def bots(self) -> Mapping[str, Bot[PileState]]:
-        return {"one": Bot("one", "Takes one", lambda state, seat, seed: {"take": 1})}
+        return {"one": Bot("one", "Takes one", lambda state, seat, seed, budget: {"take": 1})}
 
     def log_line(
         self, before: PileState, seat: int, move: Mapping[str, Any], after: PileState

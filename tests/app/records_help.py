@@ -40,7 +40,7 @@ def from_golden(data: dict[str, Any]) -> dict[str, Any]:
 def bot_record(game: str, players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
     """A whole game played by the engine's random bot in every seat, as a record."""
     engine = get_engine(game)
-    bot = engine.bots()["random"]
+    bot = engine.random_bot()
     state = engine.new_game(players, seed, options)
     moves = []
     while acting := engine.to_act(state):

@@ -107,7 +107,7 @@ class SecretEngine(Engine[SecretState]):
         )
 
     def bots(self) -> Mapping[str, Bot[SecretState]]:
-        return {"one": Bot("one", "Always one", lambda state, seat, seed: {"n": 1})}
+        return {"one": Bot("one", "Always one", lambda state, seat, seed, budget: {"n": 1})}
 
     def log_line(
         self, before: SecretState, seat: int, move: Mapping[str, Any], after: SecretState

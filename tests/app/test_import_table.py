@@ -97,6 +97,7 @@ async def test_an_imported_games_deadline_fires_and_the_stand_in_plays(
     clock.advance(HOUR + 1)
     await services.deadlines.tick()
     events = [e.public for e in await services.rooms.events(state.room.id, state.seq)]
-    assert {"seat": 0, "name": "Anna", "bot": "random", "reason": "timeout", "once": False} in (
+    # the old name "random" is taken as the level it stands for
+    assert {"seat": 0, "name": "Anna", "bot": "easy", "reason": "timeout", "once": False} in (
         events
     )

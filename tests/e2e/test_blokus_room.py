@@ -109,8 +109,8 @@ def server_url(page) -> str:
 
 def test_a_duo_game_against_a_bot_ends_with_results_and_a_rematch(person) -> None:
     page = person()
-    create_room(page, "Dora", players=2, variant="duo", bots={1: "strong"})
-    expect(page.locator(".seat[data-seat='1']")).to_contain_text("Greedy bot")
+    create_room(page, "Dora", players=2, variant="duo", bots={1: "medium"})
+    expect(page.locator(".seat[data-seat='1']")).to_contain_text("Medium bot")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".bk-board .cell")).to_have_count(14 * 14)
 
@@ -125,7 +125,7 @@ def test_a_duo_game_against_a_bot_ends_with_results_and_a_rematch(person) -> Non
             break
         place_by_clicking(page)
     expect(result).to_be_visible(timeout=30_000)
-    expect(result.locator("h2")).to_have_text(re.compile(r"(You win!|Greedy bot wins!|share)"))
+    expect(result.locator("h2")).to_have_text(re.compile(r"(You win!|Medium bot wins!|share)"))
     expect(result.locator("tbody tr")).to_have_count(2)
     expect(result).to_contain_text("Purple")
     assert "Game over" in page.locator("#log").inner_text()
@@ -161,7 +161,7 @@ def test_on_a_phone_a_tap_shows_the_piece_and_a_second_tap_places_it(browser, se
     )
     try:
         page = context.new_page()
-        create_room(page, "Pia", players=2, variant="duo", bots={1: "random"})
+        create_room(page, "Pia", players=2, variant="duo", bots={1: "easy"})
         page.get_by_role("button", name="Start the game").click()
         wait_my_turn(page)
         board = page.locator(".bk-board").bounding_box()
@@ -188,7 +188,7 @@ def test_on_a_phone_the_board_zooms_and_the_tray_stays_in_reach(browser, server)
     )
     try:
         page = context.new_page()
-        create_room(page, "Pia", players=2, bots={1: "random"})
+        create_room(page, "Pia", players=2, bots={1: "easy"})
         page.get_by_role("button", name="Start the game").click()
         wait_my_turn(page)
         small = page.locator(".bk-board .cell").first.bounding_box()

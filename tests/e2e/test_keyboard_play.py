@@ -120,7 +120,7 @@ def test_a_whole_blokus_duo_game_by_keyboard_with_words_and_focus(person) -> Non
         )
 
     page.on("websocket", watch)
-    create_room(page, "Anna", players=2, variant="duo", bots={1: "strong"}, game="blokus")
+    create_room(page, "Anna", players=2, variant="duo", bots={1: "medium"}, game="blokus")
     start_by_keyboard(page)
     announce = page.locator(ANNOUNCE)
     board = page.locator(".bk-board")
@@ -198,7 +198,7 @@ def m_turn_by_keyboard(page: Page) -> None:
 
 def test_turns_of_m_by_keyboard_focus_on_the_status_and_one_announcement(person) -> None:
     page = person()
-    create_room(page, "Anna", players=2, bots={1: "strong"}, game="m")
+    create_room(page, "Anna", players=2, bots={1: "medium"}, game="m")
     start_by_keyboard(page)
     announce = page.locator(ANNOUNCE)
     status = page.locator(".mm-status")
@@ -384,7 +384,7 @@ def maedn_turn_by_keyboard(page: Page) -> None:
 
 def test_turns_of_maedn_by_keyboard_focus_and_announcement(person) -> None:
     page = person()
-    create_room(page, "Anna", players=2, bots={1: "strong"}, game="maedn")
+    create_room(page, "Anna", players=2, bots={1: "medium"}, game="maedn")
     start_by_keyboard(page)
     announce = page.locator(ANNOUNCE)
     status = page.locator(".md-status")

@@ -22,9 +22,9 @@ def test_my_tables_resume_link_and_host_bots(person) -> None:
     room = url.rsplit("/", 1)[1]
 
     # the host marks a free seat as a bot before the start
-    host.get_by_label("Who plays seat 3").select_option("random")
-    expect(host.locator("#log")).to_contain_text("Seat 3 is played by the Random bot.")
-    expect(host.locator(".seat[data-seat='2']")).to_contain_text("Random bot")
+    host.get_by_label("Who plays seat 3").select_option("easy")
+    expect(host.locator("#log")).to_contain_text("Seat 3 is played by the Easy bot.")
+    expect(host.locator(".seat[data-seat='2']")).to_contain_text("Easy bot")
 
     # the start page lists the table with where it stands
     host.goto("/")

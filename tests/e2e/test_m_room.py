@@ -27,7 +27,7 @@ def open_m_table(page: Page, name: str) -> str:
     page.locator('.game-option[data-game="m"] input').check()
     page.get_by_label("Your name").fill(name)
     page.locator('.segmented input[value="3"]').check()
-    page.locator("#seat-2").select_option("strong")
+    page.locator("#seat-2").select_option("medium")
     page.get_by_role("button", name="Open the table").click()
     page.wait_for_url(re.compile(r"/r/[\w-]+$"))
     expect(page.locator("#conn")).to_have_attribute("data-status", "open")
@@ -181,7 +181,7 @@ def test_two_friends_and_a_bot_play_m_to_the_end(person) -> None:
     rng = random.Random(5)
     anna = person()
     url = open_m_table(anna, "Anna")
-    expect(anna.locator(".seat[data-seat='2']")).to_contain_text("Greedy bot")
+    expect(anna.locator(".seat[data-seat='2']")).to_contain_text("Medium bot")
 
     ben = person(url, width=390, height=844)
     ben.get_by_role("button", name="Take seat 2").click()

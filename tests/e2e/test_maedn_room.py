@@ -124,7 +124,7 @@ def test_two_friends_play_a_whole_game_by_clicking_dice_and_targets(person) -> N
 
 def test_a_bot_takes_the_third_seat_and_its_moves_show(person) -> None:
     anna = person()
-    url = create_room(anna, "Anna", players=3, bots={2: "random"}, game="maedn")
+    url = create_room(anna, "Anna", players=3, bots={2: "easy"}, game="maedn")
     ben = person(url, width=390, height=844)
     sit_down(ben, 1, "Ben")
     anna.get_by_role("button", name="Start the game").click()
@@ -143,12 +143,12 @@ def test_a_bot_takes_the_third_seat_and_its_moves_show(person) -> None:
             play_turn(page)
         # the bot answers by itself; everyone sees its move
         expect(anna.locator(TURN)).to_be_visible()
-    bot_lines = ben.locator("#log li").filter(has_text=re.compile(r"^Random bot "))
+    bot_lines = ben.locator("#log li").filter(has_text=re.compile(r"^Easy bot "))
     expect(bot_lines).to_have_count(3)
     expect(bot_lines.first).to_have_text(
         re.compile(r"(starts a row|plays a \d on row \d|discards)")
     )
-    expect(anna.locator(".md-player[data-seat='2']")).to_contain_text("Random bot")
+    expect(anna.locator(".md-player[data-seat='2']")).to_contain_text("Easy bot")
     assert anna.locator(".md-player[data-seat='2'] .md-row .md-card").count() >= 1
     assert ben.evaluate("document.documentElement.scrollWidth") <= 390
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.e2e
 
 def test_how_to_play_reflects_the_rooms_options_in_each_language(person) -> None:
     page = person()
-    create_room(page, "Dora", players=2, variant="duo", bots={1: "random"})
+    create_room(page, "Dora", players=2, variant="duo", bots={1: "easy"})
     page.locator("#help-btn").click()
     help_panel = page.locator("#help")
     expect(help_panel).to_be_visible()
@@ -58,7 +58,7 @@ def test_m_and_maedn_help_names_the_player_count(person) -> None:
 
 def test_the_turn_sound_is_off_by_default_and_once_on_chimes_and_is_remembered(person) -> None:
     page = person()
-    create_room(page, "Pia", players=2, variant="duo", bots={1: "random"})
+    create_room(page, "Pia", players=2, variant="duo", bots={1: "easy"})
     button = page.locator("#sound-btn")
     expect(button).to_have_attribute("aria-pressed", "false")
     page.get_by_role("button", name="Start the game").click()
@@ -76,7 +76,7 @@ def test_the_turn_sound_is_off_by_default_and_once_on_chimes_and_is_remembered(p
     expect(button).to_have_attribute("data-chimes", "1")  # the turn came: one chime
     place_by_clicking(page)
     # the turn goes to the bot and comes back (too fast to watch): one more chime
-    expect(page.locator("#log")).to_contain_text("Random bot placed")
+    expect(page.locator("#log")).to_contain_text("Easy bot placed")
     wait_my_turn(page)
     expect(button).to_have_attribute("data-chimes", "2")
 

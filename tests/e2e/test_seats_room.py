@@ -148,8 +148,8 @@ def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player
     host.locator('.segmented input[value="2"]').check()
     host.get_by_text("More settings").click()
     stand_in = host.get_by_label("Bot that plays for someone away")
-    expect(stand_in).to_have_value("strong")  # Blokus's strongest, not its first-made
-    stand_in.select_option(label="Random bot")
+    expect(stand_in).to_have_value("hard")  # the strongest level
+    stand_in.select_option(label="Easy bot")
     host.get_by_role("button", name="Open the table").click()
     host.wait_for_url(re.compile(r"/r/[\w-]+$"))
     guest = person(host.url)
@@ -163,11 +163,11 @@ def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player
     guest.get_by_role("button", name="Leave the game").click()
     dialog = guest.get_by_role("dialog")
     pick = dialog.get_by_label("Bot that plays for you")
-    expect(pick).to_have_value("random")
-    pick.select_option(label="Greedy bot")
+    expect(pick).to_have_value("easy")
+    pick.select_option(label="Medium bot")
     dialog.get_by_role("button", name="Leave").click()
     expect(guest.locator("#log")).to_contain_text(
-        "Ben left the game; the Greedy bot plays for them."
+        "Ben left the game; the Medium bot plays for them."
     )
     guest.get_by_role("button", name="Take my seat back").click()
     expect(guest.locator("#log")).to_contain_text("Ben is back and plays again.")
@@ -177,6 +177,6 @@ def test_the_stand_in_is_the_strongest_bot_unless_the_host_or_the_leaving_player
         "button", name="Hand to a bot: Ben's seat"
     ).click()
     dialog = host.get_by_role("dialog")
-    expect(dialog.get_by_label("Bot that plays for Ben")).to_have_value("random")
+    expect(dialog.get_by_label("Bot that plays for Ben")).to_have_value("easy")
     dialog.get_by_role("button", name="Hand over").click()
-    expect(host.locator("#log")).to_contain_text("The host handed Ben's seat to the Random bot.")
+    expect(host.locator("#log")).to_contain_text("The host handed Ben's seat to the Easy bot.")

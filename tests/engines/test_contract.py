@@ -19,11 +19,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import ENGINES, FORMAT_NAME, get_engine, record_format, register
-from engines.base import Engine, IllegalMove, RecordFormat
+from engines.base import Budget, Engine, IllegalMove, RecordFormat
 
 ENGINE_NAMES = sorted(ENGINES)
 MAX_MOVES = 5000
 SEED_FLOOR = 1 << 62  # seeds of 19 digits: their appearance in a view cannot be chance
+# a searching bot thinks a fixed number of iterations here, the same on any machine
+BUDGET = Budget(iterations=8, seconds=None)
 
 
 def _setups(engine: Engine[Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -142,8 +144,8 @@ def test_bots_choose_legal_moves_deterministically(name: str) -> None:
         state = engine.new_game(players, 11)
         for bot in engine.bots().values():
             seat = engine.to_act(state)[0]
-            move = bot.choose(state, seat, 3)
-            assert move == bot.choose(state, seat, 3)
+            move = bot.choose(state, seat, 3, BUDGET)
+            assert move == bot.choose(state, seat, 3, BUDGET)
             engine.play(state, seat, move)
 
 

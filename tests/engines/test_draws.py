@@ -14,7 +14,7 @@ def test_every_card_that_comes_into_a_hand_is_told_as_drawn(
     game: str, players: int, seed: int
 ) -> None:
     engine = get_engine(game)
-    bot = engine.bots()["random"]
+    bot = engine.random_bot()
     state = engine.new_game(players, seed)
     told = 0
     while acting := engine.to_act(state):
@@ -36,7 +36,7 @@ def test_every_card_that_comes_into_a_hand_is_told_as_drawn(
 
 def test_a_maedn_die_drawn_like_the_one_played_is_still_told() -> None:
     engine = get_engine("maedn")
-    bot = engine.bots()["random"]
+    bot = engine.random_bot()
     state = engine.new_game(2, 9)
     for n in range(400):
         acting = engine.to_act(state)

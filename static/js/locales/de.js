@@ -22,8 +22,13 @@ export default {
   "game.maedn.title": "Mensch ärgere Dich nicht: Das Kartenspiel",
   "game.maedn.description": "Der Klassiker als Kartenspiel: baue Würfelreihen und schick die anderen nach Hause.",
 
-  "bot.random": "Zufalls-Bot",
-  "bot.strong": "Gieriger Bot",
+  "bot.hard": "Schwerer Bot",
+  "bot.medium": "Mittlerer Bot",
+  "bot.easy": "Leichter Bot",
+  "bot.hard.about": "Denkt voraus: probiert seine Züge aus, bevor er spielt. Eine Herausforderung.",
+  "bot.medium.about": "Spielt den Zug, der gerade am besten aussieht.",
+  "bot.easy.about": "Ein Anfänger: verpasst oft den besten Zug. Gut zum Üben.",
+  "bot.levels": "Wie die Bots spielen",
   "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 

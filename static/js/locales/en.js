@@ -22,8 +22,13 @@ export default {
   "game.maedn.title": "Mensch ärgere Dich nicht: Das Kartenspiel",
   "game.maedn.description": "The classic race as a card game: build rows of dice and chase the others home.",
 
-  "bot.random": "Random bot",
-  "bot.strong": "Greedy bot",
+  "bot.hard": "Hard bot",
+  "bot.medium": "Medium bot",
+  "bot.easy": "Easy bot",
+  "bot.hard.about": "Thinks ahead: tries its moves out before it plays. A challenge.",
+  "bot.medium.about": "Plays the move that looks best right now.",
+  "bot.easy.about": "A beginner: often misses the best move. Good to learn against.",
+  "bot.levels": "How the bots play",
   "bot.numbered": "{bot} {n}",
   "bot.other": "Bot ({bot})",
 

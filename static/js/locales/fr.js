@@ -22,8 +22,13 @@ export default {
   "game.maedn.title": "Mensch ärgere Dich nicht : le jeu de cartes",
   "game.maedn.description": "La course classique en cartes : alignez des dés et renvoyez les autres à la maison.",
 
-  "bot.random": "Robot hasard",
-  "bot.strong": "Robot gourmand",
+  "bot.hard": "Robot difficile",
+  "bot.medium": "Robot moyen",
+  "bot.easy": "Robot facile",
+  "bot.hard.about": "Réfléchit à l’avance : essaie ses coups avant de jouer. Un vrai défi.",
+  "bot.medium.about": "Joue le coup qui semble le meilleur sur le moment.",
+  "bot.easy.about": "Un débutant : rate souvent le meilleur coup. Idéal pour apprendre.",
+  "bot.levels": "Comment jouent les robots",
   "bot.numbered": "{bot} {n}",
   "bot.other": "Robot ({bot})",
 

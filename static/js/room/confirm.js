@@ -4,8 +4,9 @@
 import { h } from "../dom.js";
 
 /**
- * @typedef {{label: string, options: {value: string, label: string}[], value: string}} Choice
- * A pick the person makes along with the answer (which bot plays for them, say).
+ * @typedef {{label: string, options: {value: string, label: string, about?: string}[], value: string}} Choice
+ * A pick the person makes along with the answer (which bot plays for them, say); an
+ * option's ``about`` is shown under the list while it is chosen.
  */
 
 /**
@@ -35,9 +36,23 @@ export function confirmChoice(words, choice) {
 function ask({ title, text, confirm, cancel }, choice) {
   return new Promise((resolve) => {
     const select = choice
-      ? /** @type {HTMLSelectElement} */ (h("select", { id: "confirm-choice" }, choice.options.map((o) => h("option", { value: o.value }, o.label))))
+      ? /** @type {HTMLSelectElement} */ (
+          h(
+            "select",
+            { id: "confirm-choice", "aria-describedby": "confirm-choice-about" },
+            choice.options.map((o) => h("option", { value: o.value, title: o.about ?? "" }, o.label)),
+          )
+        )
       : null;
-    if (select && choice) select.value = choice.value;
+    const about = h("p", { id: "confirm-choice-about", class: "muted small choice-about" });
+    const explain = () => {
+      about.textContent = choice?.options.find((o) => o.value === select?.value)?.about ?? "";
+    };
+    if (select && choice) {
+      select.value = choice.value;
+      select.addEventListener("change", explain);
+      explain();
+    }
     const dialog = /** @type {HTMLDialogElement} */ (
       h(
         "dialog",
@@ -47,7 +62,7 @@ function ask({ title, text, confirm, cancel }, choice) {
         h(
           "form",
           { method: "dialog" },
-          select && choice ? h("div", { class: "confirm-choice" }, h("label", { for: "confirm-choice" }, choice.label), select) : null,
+          select && choice ? h("div", { class: "confirm-choice" }, h("label", { for: "confirm-choice" }, choice.label), select, about) : null,
           h(
             "div",
             { class: "confirm-actions" },

@@ -100,7 +100,7 @@ export function describeEvent(event, { names, t, lang, describeMove }) {
         texts = [t("log.resigned", { name: who(event.seat) })];
         break;
       }
-      // a stand-in's move is the bot's: "Greedy bot for Carla placed V5", never "Carla placed V5"
+      // a stand-in's move is the bot's: "Medium bot for Carla placed V5", never "Carla placed V5"
       const seat = event.log?.seat ?? event.seat;
       const movers = names.slice();
       if (event.stand_in && typeof seat === "number") movers[seat] = t("log.stand_in_for", { bot: botLabel(String(event.stand_in), t), name: who(seat) });

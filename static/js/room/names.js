@@ -5,14 +5,40 @@
 /** @typedef {import("../i18n.js").Translate} Translate */
 
 /**
- * A bot's name in the page's language ("Strong bot"), falling back to its id.
+ * Names bots had before the levels, and the levels they stand for now (as the server's
+ * ``LEGACY_BOTS`` in engines/base.py): an old room's log still says them.
+ * @type {Record<string, string>}
+ */
+export const LEGACY_BOTS = { strong: "medium", random: "easy" };
+
+/**
+ * The level a bot's name stands for: the name itself, or the level an old name means.
+ * @param {string} bot
+ */
+export function botLevel(bot) {
+  return Object.hasOwn(LEGACY_BOTS, bot) ? LEGACY_BOTS[bot] : bot;
+}
+
+/**
+ * A bot's name in the page's language ("Hard bot"), falling back to its id.
  * @param {string} bot
  * @param {Translate} t
  */
 export function botLabel(bot, t) {
-  const key = `bot.${bot}`;
+  const key = `bot.${botLevel(bot)}`;
   const text = t(key);
   return text === key ? t("bot.other", { bot }) : text;
+}
+
+/**
+ * One sentence on how a bot plays, in the page's language; "" for a bot without one.
+ * @param {string} bot
+ * @param {Translate} t
+ */
+export function botAbout(bot, t) {
+  const key = `bot.${botLevel(bot)}.about`;
+  const text = t(key);
+  return text === key ? "" : text;
 }
 
 /**
@@ -28,7 +54,7 @@ export function seatName(seat, index, t) {
 
 /**
  * Every seat's display name, by seat index. Two bots of one kind are told apart by
- * a number in seat order ("Greedy bot 1", "Greedy bot 2"), so a result or a log
+ * a number in seat order ("Medium bot 1", "Medium bot 2"), so a result or a log
  * never shows two equal names.
  * @param {Seat[]} seats
  * @param {Translate} t

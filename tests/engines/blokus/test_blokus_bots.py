@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from engines.base import Budget
 from engines.blokus import BlokusEngine, bots, rules
 from engines.blokus.rules import State
+
+# a searching bot thinks a fixed number of iterations here, the same on any machine
+BUDGET = Budget(iterations=8, seconds=None)
 
 
 def _duel(game: int, variant: str = "classic") -> bool:
@@ -40,14 +44,14 @@ def test_bots_choose_legal_moves_and_repeat_themselves(
         seat = engine.to_act(state)[0]
         legal = engine.legal_moves(state, seat)
         for bot in engine.bots().values():
-            move = bot.choose(state, seat, 12)
+            move = bot.choose(state, seat, 12, BUDGET)
             assert move in legal
-            assert bot.choose(state, seat, 12) == move
+            assert bot.choose(state, seat, 12, BUDGET) == move
 
 
 def test_random_bot_depends_on_seed_and_position(engine: BlokusEngine) -> None:
     state = engine.new_game(4, 1)
-    bot = engine.bots()["random"]
+    bot = engine.random_bot()
     assert len({str(bot.choose(state, 0, seed)) for seed in range(20)}) > 5
     other = engine.play(state, 0, {"piece": "I1", "cells": [[0, 0]]})
     assert bots.stream(state, 3) != bots.stream(other, 3)
@@ -57,7 +61,7 @@ def test_bots_refuse_a_seat_not_to_move(engine: BlokusEngine) -> None:
     state = engine.new_game(4, 1)
     for bot in engine.bots().values():
         try:
-            bot.choose(state, 2, 1)
+            bot.choose(state, 2, 1, BUDGET)
         except ValueError as error:
             assert "not to move" in str(error)
         else:

@@ -59,7 +59,7 @@ def test_player_counts_and_options(engine: BlokusEngine) -> None:
     assert engine.player_counts({"variant": "classic", "free_corners": True}) == [2, 3, 4]
     described = engine.describe()
     assert [o["name"] for o in described["options"]] == ["variant", "free_corners"]
-    assert [b["name"] for b in described["bots"]] == ["strong", "random"]
+    assert [b["name"] for b in described["bots"]] == ["hard", "medium", "easy"]
     for players, options in ((5, {}), (1, {}), (2, {"variant": "trigon"}), (2, {"speed": 1})):
         with pytest.raises(BadOptions):
             engine.new_game(players, 1, options)

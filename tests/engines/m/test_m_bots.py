@@ -6,12 +6,15 @@ from collections.abc import Callable
 
 import pytest
 
+from engines.base import Budget
 from engines.m import ENGINE
 from engines.m.state import State
 
 Variants = Callable[[State, int | None], list[State]]
 Positions = Callable[..., list[State]]
 Builder = Callable[..., State]
+# a searching bot thinks a fixed number of iterations here, the same on any machine
+BUDGET = Budget(iterations=8, seconds=None)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -22,14 +25,14 @@ def test_bots_choose_legal_moves_deterministically(players: int, positions: Posi
             continue
         legal = ENGINE.legal_moves(state, acting[0])
         for bot in ENGINE.bots().values():
-            move = bot.choose(state, acting[0], 17)
+            move = bot.choose(state, acting[0], 17, BUDGET)
             assert move in legal
-            assert bot.choose(state, acting[0], 17) == move
+            assert bot.choose(state, acting[0], 17, BUDGET) == move
 
 
 def test_the_random_bot_depends_on_its_seed() -> None:
     state = ENGINE.new_game(3, 8)
-    bot = ENGINE.bots()["random"]
+    bot = ENGINE.random_bot()
     assert len({str(bot.choose(state, 0, seed)) for seed in range(20)}) > 3
 
 
@@ -37,7 +40,7 @@ def test_the_random_bot_depends_on_its_seed() -> None:
 def test_the_strong_bot_uses_only_what_its_seat_may_see(
     players: int, positions: Positions, hidden_variants: Variants
 ) -> None:
-    strong = ENGINE.bots()["strong"]
+    strong = ENGINE.bots()["medium"]
     for state in positions(players, 600 + players, every=4):
         acting = ENGINE.to_act(state)
         if not acting:
@@ -66,7 +69,7 @@ def test_the_strong_bot_takes_what_keeps_two_colours(build: Builder) -> None:
         last=(0, 3),
     )
     # the green 40 would cost 20 (a third colour), the blue 10 is worth 10
-    assert ENGINE.bots()["strong"].choose(state, 0, 1) == {"type": "take", "card": "blue-10-cube"}
+    assert ENGINE.bots()["medium"].choose(state, 0, 1) == {"type": "take", "card": "blue-10-cube"}
 
 
 def test_the_strong_bot_takes_tokens_when_it_can(build: Builder) -> None:
@@ -74,13 +77,13 @@ def test_the_strong_bot_takes_tokens_when_it_can(build: Builder) -> None:
         {(0, 1): "red-30-triangle", (1, 2): "green-40-circle"},
         [["green-20-triangle", "yellow-0-a"], ["blue-0-a"]],
     )
-    move = ENGINE.bots()["strong"].choose(state, 0, 1)
+    move = ENGINE.bots()["medium"].choose(state, 0, 1)
     assert move == {"type": "place", "card": "green-20-triangle", "at": [1, 1]}
 
 
 def strong_against_random(games: int, players: int = 3) -> float:
     """The strong bot's share of wins (rank 1) against random bots, its seat rotating."""
-    bots = ENGINE.bots()
+    strong, weak = ENGINE.bots()["medium"], ENGINE.random_bot()
     wins = 0
     for game in range(games):
         strong_seat = game % players
@@ -88,7 +91,7 @@ def strong_against_random(games: int, players: int = 3) -> float:
         step = 0
         while acting := ENGINE.to_act(state):
             seat = acting[0]
-            bot = bots["strong" if seat == strong_seat else "random"]
+            bot = strong if seat == strong_seat else weak
             state = ENGINE.play(state, seat, bot.choose(state, seat, 31 * game + step))
             step += 1
         result = ENGINE.result(state)

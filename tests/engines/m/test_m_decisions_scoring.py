@@ -390,7 +390,7 @@ def test_m_decision_end_d_seed_1002005_two_strong_bots_play_the_drawn_moebius() 
     # Seen with rules version 1: seat 0's swap drew a green 20 Moebius that fit at
     # (1, 1), yet two idle rounds ended the game with four cards in the pile.
     seed = 1002005
-    bot = ENGINE.bots()["strong"]
+    bot = ENGINE.bots()["medium"]
     state = ENGINE.new_game(2, seed)
     moves = []
     while acting := ENGINE.to_act(state):

@@ -89,7 +89,7 @@ def play_game(players: int, seed: int, thorough: bool = True) -> tuple[State, li
         if index < len(legal):
             move = legal[index]
         else:
-            move = BOTS["strong"].choose(state, seat, index)
+            move = BOTS["medium"].choose(state, seat, index)
             assert move in legal
         before_tokens = state.tokens
         history.append((seat, move))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from engines.base import Budget
 from engines.maedn import ENGINE, bots
 
+# a searching bot thinks a fixed number of iterations here, the same on any machine
+BUDGET = Budget(iterations=8, seconds=None)
 
-def test_bots_are_named_random_and_strong() -> None:
-    assert set(ENGINE.bots()) == {"random", "strong"}
+
+def test_the_bots_are_the_levels() -> None:
+    assert list(ENGINE.bots()) == ["hard", "medium", "easy"]
 
 
 def test_bots_choose_legal_moves_and_repeat_themselves() -> None:
@@ -16,9 +20,9 @@ def test_bots_choose_legal_moves_and_repeat_themselves() -> None:
         while ENGINE.to_act(state) and turn < 120:
             seat = ENGINE.to_act(state)[0]
             for bot in ENGINE.bots().values():
-                move = bot.choose(state, seat, turn)
+                move = bot.choose(state, seat, turn, BUDGET)
                 assert move in ENGINE.legal_moves(state, seat)
-                assert move == bot.choose(state, seat, turn)
+                assert move == bot.choose(state, seat, turn, BUDGET)
             state = ENGINE.play(state, seat, bots.choose_strong(state, seat, turn))
             turn += 1
 
