@@ -33,7 +33,9 @@ from engines.maedn.state import State
 from engines.prng import below, next_u64, seed_state, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
-"""Worlds sampled per move: about 0.1-0.3 s a move on the project's machine."""
+"""Worlds sampled per move: on a quiet machine about 0.04 s a move at 2 players and 0.1 s
+at 4, below the 0.1-0.3 s aimed at, since it already wins nearly every game against
+the strong bot and the bench plays long games (docs/benchmarks.md)."""
 
 PLAYOUT_ROUNDS = 1  # full rounds of greedy play after the move, before valuing
 WIN = 1000.0  # a reached target outweighs any standing
