@@ -76,14 +76,16 @@ def test_the_time_limit_alone_still_gives_a_legal_move(positions: Positions) -> 
     assert move in ENGINE.legal_moves(state, seat)
 
 
-def test_the_hard_bot_holds_its_own_against_the_strong_bot_in_two_player_games() -> None:
+@pytest.mark.slow  # ten full games: about 45 s of CPU
+def test_the_hard_bot_beats_the_strong_bot_in_two_player_games() -> None:
     # bench/bench_card_levels.py plays the full sample (docs/benchmarks.md, "Bot levels:
-    # M and MÄDN": about 60% at two players, short of the 75% aimed at); these four
-    # seeded games split 2-2 for the search as committed, so a weaker search fails here
+    # M and MÄDN"); of these ten seeded games the search as committed wins six, a
+    # majority where an equal bot would get five; the earlier setting (four worlds on
+    # eight placements) won five and fails here, as does a search no better than greedy
     strong = ENGINE.bots()["strong"]
     budget = Budget(iterations=search.HARD_BUDGET.iterations, seconds=None)
     wins = 0
-    games = 4
+    games = 10
     for game in range(games):
         hard = game % 2
         state = ENGINE.new_game(2, 41_000 + game)
@@ -99,4 +101,4 @@ def test_the_hard_bot_holds_its_own_against_the_strong_bot_in_two_player_games()
         result = ENGINE.result(state)
         assert result is not None
         wins += result["ranks"] == ([1, 2] if hard == 0 else [2, 1])
-    assert wins >= 2
+    assert wins > games // 2
