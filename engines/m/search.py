@@ -1,16 +1,165 @@
-"""The hard bot's search (placeholder: it plays the greedy bot's move until the search
-of issue 24 lands in this module; the "hard" level of ``bots.BOTS`` calls it)."""
+"""The hard bot for M: a determinized search over what the seat cannot see.
+
+The seat knows its own hand, the table, every collection and the tokens; it does not
+know the other hands, the order of the pile or the cards removed at setup
+(docs/rules.md M-22). The search samples *worlds*: the cards it has not seen (the
+deck minus its hand, the table and the collections) dealt at random into the other
+hands, the pile and the removed cards, each with the size the view shows. In every
+world each candidate move is played, followed by the greedy ``strong`` bot's replies
+for the other seats until the seat's own next turn (so a card that hands the next
+player a scoring phase or tokens is punished in the worlds where their sampled hand
+can do it), then the seat's own greedy move; the position is then valued as the
+seat's score against the best opponent's, a finished game by who won. The move with
+the best mean over the worlds is played.
+
+Fair by construction: a world is built from the public facts and the seat's own hand
+alone (every hidden field of the state is replaced), and the sampling seed is the
+bot's seed mixed with those facts, so two states that differ only in what the seat
+cannot see give the same worlds and the same move. Every world is shared by all
+candidates (common random numbers), which keeps the comparison between moves fair
+with few worlds.
+"""
 
 from __future__ import annotations
 
-from engines.base import JSON, Budget
-from engines.m import bots
-from engines.m.state import State
+import hashlib
+import time
+from dataclasses import replace
 
-# what the hard level thinks with when the server gives no budget of its own
-HARD_BUDGET = Budget(iterations=200, seconds=1.0)
+from engines.base import JSON, Budget
+from engines.m import bots, rules
+from engines.m.cards import DECK
+from engines.m.moves import Move, Pass, Place, parse
+from engines.m.scoring import score
+from engines.m.state import State
+from engines.prng import below, seed_state, shuffled
+
+HARD_BUDGET = Budget(iterations=8, seconds=1.0)
+"""Worlds sampled per move (on four placements and the passes): about the CPU time of the
+earlier four worlds on eight placements, which measured 0.15 s a move at 2 players."""
+
+CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
+WIN = 1000.0  # a won game outweighs any score margin
+PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
+
+
+def _public(state: State, seat: int) -> tuple[object, ...]:
+    """The facts ``seat`` may see (docs/rules.md M-22): what the sampling seed mixes in."""
+    return (
+        state.players,
+        seat,
+        tuple(sorted(state.hands[seat])),
+        state.table,
+        state.collections,
+        state.tokens,
+        tuple(len(hand) for hand in state.hands),
+        len(state.pile),
+        len(state.removed),
+        state.turn,
+        state.phase,
+        state.last,
+        state.lines,
+        state.line,
+        state.run,
+        state.taker,
+        state.idle,
+    )
+
+
+def _seed(seed: int, public: tuple[object, ...]) -> int:
+    digest = hashlib.blake2b(repr((seed, public)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def unseen(state: State, seat: int) -> list[int]:
+    """The cards ``seat`` has not seen, in deck order: not in its hand, on the table
+    or in any collection."""
+    seen = set(state.hands[seat]) | set(state.grid.values())
+    seen.update(card for cards in state.collections for card in cards)
+    return [card for card in range(len(DECK)) if card not in seen]
+
+
+def sample_world(state: State, seat: int, rng: int) -> tuple[State, int]:
+    """One world: the unseen cards dealt into the other hands, the pile and the removed
+    cards at the sizes the view shows; every hidden field of ``state`` replaced."""
+    cards, rng = shuffled(rng, unseen(state, seat))
+    hands = []
+    at = 0
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            hands.append(hand)
+            continue
+        hands.append(tuple(cards[at : at + len(hand)]))
+        at += len(hand)
+    pile = tuple(cards[at : at + len(state.pile)])
+    removed = tuple(cards[at + len(state.pile) :])
+    return replace(state, hands=tuple(hands), pile=pile, removed=removed, rng=0), rng
+
+
+def _value(state: State, seat: int) -> float:
+    """The seat's score minus the best opponent's; a finished game adds who won."""
+    scores = [score(state.tokens[s], state.collections[s]) for s in range(state.players)]
+    mine = scores[seat]
+    best = max(s for other, s in enumerate(scores) if other != seat)
+    value = float(mine - best)
+    if state.phase == "over":
+        if state.resigned is None and mine >= best:
+            value += WIN if mine > best else WIN / 2
+        else:
+            value -= WIN
+    return value
+
+
+def _playout(state: State, seat: int, seed: int) -> float:
+    """Greedy moves for everyone until ``seat`` has made one more placement or pass of its
+    own (its scoring phases and the others' replies included), then the value."""
+    own_turns = 0
+    for ply in range(PLAYOUT_PLIES):
+        acting = rules.to_act(state)
+        if not acting:
+            break
+        mover = acting[0]
+        if mover == seat and state.phase == "play":
+            if own_turns == 1:
+                break
+            own_turns += 1
+        state = rules.play(state, mover, parse(bots._strong(state, mover, seed + ply)))
+    return _value(state, seat)
+
+
+def candidates(state: State, seat: int) -> list[Move]:
+    """The moves worth searching: every line and take; the best placements by the greedy
+    estimate, and the passes (a swap keeps only the hand card that fits least)."""
+    moves = rules.legal_moves(state, seat)
+    if state.phase != "play":
+        return moves
+    exposure = bots._Exposure(state, bots._unseen(state, seat))
+    places = [m for m in moves if isinstance(m, Place)]
+    ranked = sorted(places, key=lambda m: -bots._place_value(state, seat, m, exposure))[:CANDIDATES]
+    fits = {m.card for m in places}
+    passes = [m for m in moves if isinstance(m, Pass)]
+    if passes:
+        spare = min(state.hands[seat], key=lambda card: (card in fits, DECK[card].value))
+        passes = [m for m in passes if m.swap is None or m.swap == spare]
+    found: list[Move] = [*ranked, *passes]
+    return found
 
 
 def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     """The move the search picks for ``seat`` within ``budget``, from what the seat may see."""
-    return bots._strong(state, seat, seed, budget)
+    moves = candidates(state, seat)
+    if len(moves) == 1:
+        return moves[0].json()
+    worlds = budget.iterations if budget.iterations is not None else 1 << 30
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    rng = seed_state(_seed(seed, _public(state, seat)))
+    totals = [0.0] * len(moves)
+    for world in range(worlds):
+        if deadline is not None and world > 0 and time.perf_counter() >= deadline:
+            break
+        sampled, rng = sample_world(state, seat, rng)
+        play_seed, rng = below(rng, 1 << 32)
+        for index, move in enumerate(moves):
+            totals[index] += _playout(rules.play(sampled, seat, move), seat, play_seed)
+    best = max(range(len(moves)), key=lambda index: totals[index])
+    return moves[best].json()

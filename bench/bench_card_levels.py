@@ -1,0 +1,119 @@
+"""Benchmark the hard bots of M and MÄDN against the greedy strong bot; one JSON line
+per game and player count.
+
+For each game and 2, 3 and 4 players: the hard bot (``engines.<game>.search``, its
+``HARD_BUDGET``) in one seat, rotating with the game number, the ``strong`` bot in the
+others. A first place is rank 1; a first place shared with another seat counts as
+half a win (``ties`` says how many games ended so). Reported: the first places, the
+win rate with its 95% Wilson interval, the share ratio (wins / (games / players): 1 is
+what an equal bot gets), and the hard bot's time per move (p50, p99; moves with a
+single legal choice included, they cost next to nothing).
+
+Usage: ``python bench/bench_card_levels.py [--games N] [--game m|maedn] [--players 2 3 4]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import percentile, say
+from engines.base import Engine
+
+MAX_MOVES = 20_000
+Z95 = 1.959964
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + Z95**2 / games
+    centre = (p + Z95**2 / (2 * games)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def duel(game: str, players: int, games: int) -> dict[str, object]:
+    engine: Engine[object] = importlib.import_module(f"engines.{game}").ENGINE
+    search = importlib.import_module(f"engines.{game}.search")
+    strong = engine.bots()["strong"]
+    wins = 0.0
+    firsts = ties = 0
+    times: list[float] = []
+    start = time.perf_counter()
+    for number in range(games):
+        hard = number % players
+        seed = 31_000 + number
+        state = engine.new_game(players, seed)
+        for step in range(MAX_MOVES):
+            acting = engine.to_act(state)
+            if not acting:
+                break
+            seat = acting[0]
+            move_seed = seed * 100_003 + step
+            if seat == hard:
+                began = time.perf_counter()
+                move = search.choose_hard(state, seat, move_seed, search.HARD_BUDGET)
+                times.append(time.perf_counter() - began)
+            else:
+                move = strong.choose(state, seat, move_seed)
+            state = engine.play(state, seat, move)
+        result = engine.result(state)
+        assert result is not None, f"{game} game {seed} did not end"
+        ranks = result["ranks"]
+        if ranks[hard] == 1:
+            firsts += 1
+            shared = sum(1 for rank in ranks if rank == 1)
+            ties += shared > 1
+            wins += 1 / shared
+        if number % 20 == 19:
+            say(f"{game} {players}p: {number + 1} games, {wins:g} wins")
+    low, high = wilson(wins, games)
+    return {
+        "bench": "card_levels_hard_vs_strong",
+        "game": game,
+        "players": players,
+        "games": games,
+        "budget": {
+            "iterations": search.HARD_BUDGET.iterations,
+            "seconds": search.HARD_BUDGET.seconds,
+        },
+        "first_places": firsts,
+        "ties": ties,
+        "wins": wins,
+        "win_rate": round(wins / games, 3),
+        "wilson95": [round(low, 3), round(high, 3)],
+        "share_ratio": round(wins / (games / players), 2),
+        "move_seconds_p50": round(percentile(times, 0.5), 4),
+        "move_seconds_p99": round(percentile(times, 0.99), 4),
+        "hard_moves": len(times),
+        "seconds": round(time.perf_counter() - start, 1),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per game and count")
+    parser.add_argument("--game", choices=("m", "maedn"), action="append", help="default both")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    args = parser.parse_args()
+    machine = {"python": platform.python_version(), "machine": platform.machine()}
+    for game in args.game or ["m", "maedn"]:
+        for players in args.players:
+            print(json.dumps({**duel(game, players, args.games), **machine}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
