@@ -49,7 +49,7 @@ from engines.blokus.rules import GREEN, State
 
 # Chosen so that a typical move takes well under a second on the project's
 # machine (docs/benchmarks.md "Bot levels: Blokus"); the time cap guards the rest.
-HARD_BUDGET = Budget(iterations=200, seconds=1.0)
+HARD_BUDGET = Budget(iterations=150, seconds=1.0)
 
 _WIDTH = 24  # children kept per node, best priors first
 _WIDEN = 3  # children open at a node's first visit; one more per doubling of visits
