@@ -12,7 +12,11 @@ guided by cheap move features rather than uniform chance:
 - Playouts pick each move by a small tournament: a few legal placements drawn at
   random, the best by the same features (cheaper ones) wins. Big pieces go first,
   as good players place them.
-- A playout runs to the end of the game on a compact state of its own (integer
+- On a four-colour board a playout stops after ``_CUT`` moves and the position is
+  scored per colour by squares placed plus ``_CORNER_WEIGHT`` per open corner (a
+  playout to the end of a 20x20 game cost some 10 ms, so the 1 s cap allowed too
+  few iterations); Duo playouts still run to the end.
+- A playout runs on a compact state of its own (integer
   masks and per-colour candidate lists), never the engine's ``place``: a
   placement stays in a colour's list while it misses the colour's forbidden mask,
   new ones come only from the new corners of the colour's own piece, and a list is
@@ -57,6 +61,8 @@ _PUCT = 1.2  # exploration constant
 _PRIOR_TEMPERATURE = 8.0  # feature-score points per factor e of the prior
 _TOURNAMENT = 6  # placements drawn per playout move
 _MARGIN_WEIGHT = 0.1  # share of a playout's value that the score margin decides
+_CUT = 24  # four-colour boards: playout moves before the evaluation decides
+_CORNER_WEIGHT = 1.0  # squares an open corner of one's own is worth at the cut
 
 _MASK64 = (1 << 64) - 1
 _REFILL = 1 << 16  # fewer random bits left than this: draw a fresh word
@@ -189,13 +195,21 @@ class _Rules:
             return board.count[GREEN] % 3
         return self.owner[colour]
 
-    def values(self, board: _Board) -> list[float]:
-        """Each seat's value of the (final) position: first place, nudged by the margin."""
-        scores = []
+    def values(self, board: _Board, final: bool = True) -> list[float]:
+        """Each seat's value of the position: first place, nudged by the margin.
+
+        A position cut short (not ``final``) is scored by squares placed plus
+        ``_CORNER_WEIGHT`` per open corner of each colour still in the game.
+        """
+        scores: list[float] = []
         for colours in self.teams:
-            total = 0
+            total = 0.0
             for colour in colours:
-                if board.count[colour] == len(PIECE_SIZES):
+                if not final:
+                    total += board.squares[colour]
+                    if not board.out[colour]:
+                        total += _CORNER_WEIGHT * board.attach[colour].bit_count()
+                elif board.count[colour] == len(PIECE_SIZES):
                     total += 15 + (5 if board.last[colour] == MONOMINO else 0)
                 else:
                     total += board.squares[colour] - ALL_PIECES_SQUARES
@@ -327,7 +341,12 @@ def _playout(
     teams = variant.teams
     colour = board.turn
     draw = 0
+    left = _CUT if colours == 4 else -1
     while colour is not None:
+        if left == 0:
+            board.turn = colour
+            return variant.values(board, final=False), rng
+        left -= 1
         ids = lists[colour]
         forbidden = forbidden_all[colour]
         attach = attach_all[colour]

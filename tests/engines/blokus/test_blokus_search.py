@@ -100,11 +100,20 @@ def test_incremental_lists_equal_the_legal_placements(
 
 
 def test_playout_ends_the_game_with_every_colour_out() -> None:
-    state = rules.new_state("classic", 3, False)
+    state = rules.new_state("duo", 2, False)
     board = search.board_of(state)
     variant = search._Rules(state)
     values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
     assert board.turn is None and all(board.out)
+    assert len(values) == 2 and all(0.0 <= value <= 1.0 for value in values)
+
+
+def test_four_colour_playout_stops_at_the_cut_and_evaluates() -> None:
+    state = rules.new_state("classic", 3, False)
+    board = search.board_of(state)
+    variant = search._Rules(state)
+    values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
+    assert sum(board.count) == search._CUT and board.turn is not None
     assert len(values) == 3 and all(0.0 <= value <= 1.0 for value in values)
 
 
