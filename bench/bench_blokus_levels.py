@@ -1,0 +1,119 @@
+"""Blokus bot levels: the hard bot (search, HARD_BUDGET) against the strong (greedy) bot.
+
+    nice -n 10 .venv/bin/python bench/bench_blokus_levels.py [--games N] [--classic N] [--procs P]
+
+Duo: N games, the hard bot in seat ``game % 2``. Classic, four players: the hard bot
+in seat ``game % 4`` against three strong bots. A win is first place alone; a tie
+for first counts half. One JSON line per figure; win rates carry a 95% Wilson
+interval; hard's per-move time is wall clock (with the budget's 1 s cap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import pathlib
+import sys
+import time
+from multiprocessing import Pool
+from typing import Any
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from engines.blokus import bots, rules, search
+
+
+def emit(bench: str, unit: str, **figures: Any) -> None:
+    print(json.dumps({"bench": bench, "unit": unit, **figures}), flush=True)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(centre - half, 4), round(centre + half, 4)
+
+
+def game(job: tuple[str, int, int]) -> tuple[float, int, list[float]]:
+    """One game: (win 1 / tie for first 0.5 / loss 0, hard's margin over the best rival,
+    hard's move times in ms)."""
+    variant, players, number = job
+    hard = number % players
+    state = rules.new_state(variant, players, False)
+    times = []
+    move = 0
+    while state.turn is not None:
+        seed = number * 1000 + move
+        if rules.controller(state, state.turn) == hard:
+            start = time.perf_counter()
+            pid = search.search(state, seed, search.HARD_BUDGET)
+            times.append((time.perf_counter() - start) * 1000)
+        else:
+            pid = bots.strong_placement(state, seed)
+        state = rules.place(state, pid)
+        move += 1
+    scores = rules.seat_scores(state)
+    best = max(score for seat, score in enumerate(scores) if seat != hard)
+    margin = scores[hard] - best
+    return (1.0 if margin > 0 else 0.5 if margin == 0 else 0.0), margin, times
+
+
+def run(variant: str, players: int, games: int, procs: int, target: float) -> None:
+    started = time.perf_counter()
+    jobs = [(variant, players, number) for number in range(games)]
+    results = []
+    with Pool(procs) as pool:
+        for result in pool.imap(game, jobs):
+            results.append(result)
+            if len(results) % 10 == 0:  # a running tally, in case a long run is cut short
+                wins = sum(found[0] for found in results)
+                print(f"{variant}{players}: {wins}/{len(results)}", file=sys.stderr, flush=True)
+    wins = sum(result[0] for result in results)
+    times = sorted(t for result in results for t in result[2])
+    low, high = wilson(wins, games)
+    emit(
+        f"blokus.levels.{variant}{players}",
+        "games",
+        hard="search.HARD_BUDGET",
+        budget={"iterations": search.HARD_BUDGET.iterations, "seconds": search.HARD_BUDGET.seconds},
+        opponent="strong",
+        games=games,
+        wins=wins,
+        ties=sum(1 for result in results if result[0] == 0.5),
+        win_rate=round(wins / games, 4),
+        wilson95=[low, high],
+        mean_margin=round(sum(result[1] for result in results) / games, 2),
+        hard_move_ms={
+            "p50": round(times[len(times) // 2], 1),
+            "p99": round(times[min(len(times) - 1, len(times) * 99 // 100)], 1),
+            "max": round(times[-1], 1),
+            "n": len(times),
+        },
+        target={"win_rate": target},
+        seconds=round(time.perf_counter() - started, 1),
+        procs=procs,
+        cores=os.cpu_count(),
+        load_avg=[round(x, 2) for x in os.getloadavg()],
+        python=sys.version.split()[0],
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="Duo games")
+    parser.add_argument("--classic", type=int, default=100, help="four-player classic games")
+    parser.add_argument("--procs", type=int, default=2, help="worker processes (at most 2 here)")
+    args = parser.parse_args()
+    if args.games:
+        run("duo", 2, args.games, args.procs, 0.9)
+    if args.classic:
+        run("classic", 4, args.classic, args.procs, 0.6)
+
+
+if __name__ == "__main__":
+    main()
