@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from engines import ENGINES, get_engine
+from engines import get_engine
 from engines.base import LEGACY_BOTS, LEVELS, Bot, Budget, Engine
 
-ENGINE_NAMES = sorted(ENGINES)
+# the games the project ships; not sorted(ENGINES), which in a whole run also holds the
+# test engines tests/app registers, whose bots are no levels
+ENGINE_NAMES = ["blokus", "m", "maedn"]
 
 
 @pytest.mark.parametrize("name", ENGINE_NAMES)
