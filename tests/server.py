@@ -17,6 +17,26 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class BrowserTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport, retrying a GET once when the server closed the pooled
+    connection it went out on before answering, as browsers do (RFC 9112 9.3.1: a
+    request with an idempotent method may be sent again on a new connection). Anything
+    else fails as before. ``retried`` counts the second tries, for the test to report."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.retried: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await super().handle_async_request(request)
+        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            if request.method != "GET":
+                raise
+            self.retried.append(f"GET {request.url.path}: {type(exc).__name__}: {exc}")
+            return await super().handle_async_request(request)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -79,6 +99,23 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"server did not come up:\n{self.log.read_text()[-4000:]}")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def tail(self, chars: int = 4000) -> str:
+        """How the process stands and the end of its log, for a failing test to show."""
+        if self.proc is None:
+            state = "not started"
+        elif self.proc.poll() is None:
+            state = f"running (pid {self.proc.pid})"
+        else:
+            state = f"exited with code {self.proc.returncode}"
+        try:
+            log = self.log.read_text(errors="replace")[-chars:]
+        except OSError as exc:
+            log = f"(no log: {exc})"
+        return f"server on port {self.port}, {state}; its log ends:\n{log}"
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:

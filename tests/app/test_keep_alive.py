@@ -9,14 +9,16 @@ closes some just as a request goes out on them, and that request fails with a re
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
-from tests.server import ServerProcess
+from tests.server import BrowserTransport, ServerProcess
 
 Starter = Callable[[dict[str, str]], ServerProcess]
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
@@ -90,3 +92,36 @@ def test_the_server_closes_idle_connections_after_keep_alive_seconds(start: Star
         except ConnectionResetError:
             closed = True
         assert closed
+
+
+async def test_the_suites_client_sends_a_read_again_when_its_connection_closes_unanswered() -> None:
+    """The race suite's client (tests/server.py BrowserTransport) does what a browser
+    does when a server closes a reused connection just as a request goes out on it: a
+    GET goes again on a new connection, anything else fails. A server that drops each
+    connection's second request unanswered shows both."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        answered = 0
+        while await reader.readuntil(b"\r\n\r\n"):
+            if answered == 1:  # the second request on this connection: drop it
+                break
+            answered += 1
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    transport = BrowserTransport()
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", transport=transport) as c:
+            assert (await c.get("/a")).text == "ok"
+            assert (await c.get("/b")).text == "ok"  # dropped, then sent again
+            assert transport.retried == [
+                "GET /b: RemoteProtocolError: Server disconnected without sending a response."
+            ]
+            with pytest.raises(httpx.RemoteProtocolError):
+                await c.post("/c")  # the second on the new connection: not sent again
+    finally:
+        server.close()
+        await server.wait_closed()

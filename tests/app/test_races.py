@@ -73,7 +73,7 @@ from app.play.store import EventRecord, Store
 from app.services import Services
 from engines import get_engine
 from tests.pushkeys import PushKeys
-from tests.server import ServerProcess
+from tests.server import BrowserTransport, ServerProcess
 
 OPERATIONS = [
     "hello",
@@ -944,15 +944,29 @@ async def racing(servers: list[ServerProcess]) -> AsyncIterator[Race]:
     first = servers[0]
     settings = Settings(data_dir=first.data_dir, database_url=first.env["DATABASE_URL"])
     engine = make_engine(settings)
+    transports = [BrowserTransport() for _ in servers]
     try:
         async with contextlib.AsyncExitStack() as stack:
             https = [
-                await stack.enter_async_context(httpx.AsyncClient(base_url=s.url, timeout=WAIT))
-                for s in servers
+                await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=s.url, timeout=WAIT, transport=transport)
+                )
+                for s, transport in zip(servers, transports, strict=True)
             ]
             yield Race(servers, https, Store(make_sessionmaker(engine)))
+    except BaseException as exc:
+        # what a failure on a loaded machine needs to be understood: did a server die,
+        # what did it log, and which reads were sent twice
+        for server in servers:
+            exc.add_note(server.tail())
+        for transport in transports:
+            for retried in transport.retried:
+                exc.add_note(f"sent again: {retried}")
+        raise
     finally:
         await engine.dispose()
+    dead = [server.tail() for server in servers if not server.alive()]
+    assert not dead, "\n".join(dead)
 
 
 async def _run(servers: list[ServerProcess], rounds: int) -> None:
