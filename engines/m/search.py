@@ -22,17 +22,16 @@ with few worlds.
 
 from __future__ import annotations
 
-import hashlib
-import time
 from dataclasses import replace
 
+from engines import determinized
 from engines.base import JSON, Budget
 from engines.m import bots, rules
 from engines.m.cards import DECK
 from engines.m.moves import Move, Pass, Place, parse
 from engines.m.scoring import score
 from engines.m.state import State
-from engines.prng import below, seed_state, shuffled
+from engines.prng import shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
 """Worlds sampled per move (on four placements and the passes): about the CPU time of the
@@ -66,11 +65,6 @@ def _public(state: State, seat: int) -> tuple[object, ...]:
     )
 
 
-def _seed(seed: int, public: tuple[object, ...]) -> int:
-    digest = hashlib.blake2b(repr((seed, public)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
 def unseen(state: State, seat: int) -> list[int]:
     """The cards ``seat`` has not seen, in deck order: not in its hand, on the table
     or in any collection."""
@@ -83,17 +77,10 @@ def sample_world(state: State, seat: int, rng: int) -> tuple[State, int]:
     """One world: the unseen cards dealt into the other hands, the pile and the removed
     cards at the sizes the view shows; every hidden field of ``state`` replaced."""
     cards, rng = shuffled(rng, unseen(state, seat))
-    hands = []
-    at = 0
-    for other, hand in enumerate(state.hands):
-        if other == seat:
-            hands.append(hand)
-            continue
-        hands.append(tuple(cards[at : at + len(hand)]))
-        at += len(hand)
+    hands, at = determinized.deal(state.hands, seat, cards)
     pile = tuple(cards[at : at + len(state.pile)])
     removed = tuple(cards[at + len(state.pile) :])
-    return replace(state, hands=tuple(hands), pile=pile, removed=removed, rng=0), rng
+    return replace(state, hands=hands, pile=pile, removed=removed, rng=0), rng
 
 
 def _value(state: State, seat: int) -> float:
@@ -150,16 +137,13 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     moves = candidates(state, seat)
     if len(moves) == 1:
         return moves[0].json()
-    worlds = budget.iterations if budget.iterations is not None else 1 << 30
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    rng = seed_state(_seed(seed, _public(state, seat)))
-    totals = [0.0] * len(moves)
-    for world in range(worlds):
-        if deadline is not None and world > 0 and time.perf_counter() >= deadline:
-            break
-        sampled, rng = sample_world(state, seat, rng)
-        play_seed, rng = below(rng, 1 << 32)
-        for index, move in enumerate(moves):
-            totals[index] += _playout(rules.play(sampled, seat, move), seat, play_seed)
-    best = max(range(len(moves)), key=lambda index: totals[index])
+    best = determinized.best(
+        len(moves),
+        budget,
+        determinized.seeded(seed, _public(state, seat)),
+        lambda rng: sample_world(state, seat, rng),
+        lambda world, index, play_seed: _playout(
+            rules.play(world, seat, moves[index]), seat, play_seed
+        ),
+    )
     return moves[best].json()

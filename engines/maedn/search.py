@@ -20,17 +20,16 @@ numbers).
 
 from __future__ import annotations
 
-import hashlib
-import time
 from collections import Counter
 from dataclasses import replace
 
+from engines import determinized
 from engines.base import JSON, Budget
 from engines.maedn import bots, cards
 from engines.maedn.moves import Move
 from engines.maedn.rules import legal, play
 from engines.maedn.state import State
-from engines.prng import below, next_u64, seed_state, shuffled
+from engines.prng import next_u64, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
 """Worlds sampled per move: on a quiet machine about 0.04 s a move at 2 players and 0.1 s
@@ -59,11 +58,6 @@ def _public(state: State, seat: int) -> tuple[object, ...]:
     )
 
 
-def _seed(seed: int, public: tuple[object, ...]) -> int:
-    digest = hashlib.blake2b(repr((seed, public)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
 def still_to_come(state: State, seat: int) -> Counter[int]:
     """The dice ``seat`` has not seen since the last reshuffle, by face: the dice cards
     minus its own hand and the discard pile (the other hands and the draw pile)."""
@@ -77,17 +71,10 @@ def sample_world(state: State, seat: int, rng: int) -> tuple[State, int]:
     """One world: the dice still to come dealt into the other hands and the draw pile,
     every hidden field of ``state`` replaced."""
     dice, rng = shuffled(rng, sorted(still_to_come(state, seat).elements()))
-    hands = []
-    at = 0
-    for other, hand in enumerate(state.hands):
-        if other == seat:
-            hands.append(hand)
-            continue
-        hands.append(tuple(sorted(dice[at : at + len(hand)])))
-        at += len(hand)
+    hands, at = determinized.deal(state.hands, seat, dice, lambda dealt: tuple(sorted(dealt)))
     pile = tuple(dice[at:])
     world_rng, rng = next_u64(rng)
-    return replace(state, hands=tuple(hands), pile=pile, rng=world_rng), rng
+    return replace(state, hands=hands, pile=pile, rng=world_rng), rng
 
 
 def _standing(state: State, seat: int) -> float:
@@ -122,16 +109,13 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     moves: list[Move] = legal(state, seat)
     if len(moves) == 1:
         return moves[0].to_json()
-    worlds = budget.iterations if budget.iterations is not None else 1 << 30
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    rng = seed_state(_seed(seed, _public(state, seat)))
-    totals = [0.0] * len(moves)
-    for world in range(worlds):
-        if deadline is not None and world > 0 and time.perf_counter() >= deadline:
-            break
-        sampled, rng = sample_world(state, seat, rng)
-        play_seed, rng = below(rng, 1 << 32)
-        for index, move in enumerate(moves):
-            totals[index] += _playout(play(sampled, seat, move.to_json()), seat, play_seed)
-    best = max(range(len(moves)), key=lambda index: totals[index])
+    best = determinized.best(
+        len(moves),
+        budget,
+        determinized.seeded(seed, _public(state, seat)),
+        lambda rng: sample_world(state, seat, rng),
+        lambda world, index, play_seed: _playout(
+            play(world, seat, moves[index].to_json()), seat, play_seed
+        ),
+    )
     return moves[best].to_json()
