@@ -157,7 +157,15 @@ def legal_placements(state: State, colour: int | None = None) -> list[int]:
 def generate(table: Placements, forbidden: int, attach: int) -> list[int]:
     """Placement ids covering an attach cell and missing ``forbidden``, sorted."""
     found: list[int] = []
-    seen = forbidden
+    gather(found, table, forbidden, attach, forbidden)
+    found.sort()
+    return found
+
+
+def gather(found: list[int], table: Placements, forbidden: int, attach: int, seen: int) -> None:
+    """Add to ``found`` the placement ids that cover a cell of ``attach``, miss
+    ``forbidden`` and miss ``seen`` (``forbidden`` and the attach cells whose
+    placements ``found`` holds already), each once."""
     candidates = table.candidates
     while attach:
         low = attach & -attach
@@ -166,8 +174,6 @@ def generate(table: Placements, forbidden: int, attach: int) -> list[int]:
         found.extend(compress(ids, map(not_, map(seen.__and__, masks))))
         # A placement covering several attach cells is kept at the first only.
         seen |= low
-    found.sort()
-    return found
 
 
 def any_placement(table: Placements, forbidden: int, attach: int) -> bool:

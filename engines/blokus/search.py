@@ -36,8 +36,6 @@ from __future__ import annotations
 import math
 import time
 from functools import cache
-from itertools import compress
-from operator import not_
 
 from engines.base import JSON, Budget
 from engines.blokus import bots, rules
@@ -49,7 +47,7 @@ from engines.blokus.pieces import (
     piece_bit,
     placements,
 )
-from engines.blokus.rules import GREEN, State
+from engines.blokus.rules import GREEN, State, gather
 
 # Chosen so that a typical move takes well under a second on the project's
 # machine (docs/benchmarks.md "Bot levels: Blokus"); the time cap guards the rest.
@@ -145,14 +143,7 @@ def play(board: _Board, colour: int, pid: int, table: Placements) -> None:
     fresh = table.corner[pid] & ~own & ~old
     attach[colour] = old | fresh
     # A placement through an old attach cell is in the list already.
-    seen = own | old
-    candidates = table.candidates
-    while fresh:
-        low = fresh & -fresh
-        fresh ^= low
-        ids, masks = candidates(low.bit_length() - 1, own)
-        found.extend(compress(ids, map(not_, map(seen.__and__, masks))))
-        seen |= low
+    gather(found, table, own, fresh, own | old)
     board.lists[colour] = found
     board.squares[colour] += PIECE_SIZES[piece]
     board.count[colour] += 1
