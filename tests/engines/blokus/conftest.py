@@ -108,6 +108,24 @@ def random_game(variant: str, players: int, free_corners: bool, seed: int) -> It
         yield state
 
 
+Picker = Callable[[State, int], int]  # (state, seed) -> the placement id to play
+
+
+def duel(game: int, variant: str, mine: Picker, theirs: Picker) -> bool:
+    """One two-seat game, ``mine`` choosing for seat ``game % 2`` and ``theirs`` for the
+    other, seeded by the game number: did ``mine`` win outright?"""
+    me = game % 2
+    state = rules.new_state(variant, 2, False)
+    move = 0
+    while state.turn is not None:
+        seed = game * 1000 + move
+        pick = mine if rules.controller(state, state.turn) == me else theirs
+        state = rules.place(state, pick(state, seed))
+        move += 1
+    scores = rules.seat_scores(state)
+    return scores[me] > scores[1 - me]
+
+
 def sample_positions(count: int, seed: int = 0) -> list[State]:
     """``count`` positions from seeded random games over every setup, spread over each game."""
     found: list[State] = []

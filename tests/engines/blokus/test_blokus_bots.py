@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from engines.base import Budget
-from engines.blokus import BlokusEngine, bots, rules
+from engines.blokus import BlokusEngine, bots
 from engines.blokus.rules import State
+
+from .conftest import duel
 
 # a searching bot thinks a fixed number of iterations here, the same on any machine
 BUDGET = Budget(iterations=8, seconds=None)
@@ -12,19 +14,7 @@ BUDGET = Budget(iterations=8, seconds=None)
 
 def _duel(game: int, variant: str = "classic") -> bool:
     """One two-player game, strong bot in seat ``game % 2``: did it win outright?"""
-    strong = game % 2
-    state = rules.new_state(variant, 2, False)
-    move = 0
-    while state.turn is not None:
-        seed = game * 1000 + move
-        if rules.controller(state, state.turn) == strong:
-            pid = bots.strong_placement(state, seed)
-        else:
-            pid = bots.random_placement(state, seed)
-        state = rules.place(state, pid)
-        move += 1
-    scores = rules.seat_scores(state)
-    return scores[strong] > scores[1 - strong]
+    return duel(game, variant, bots.strong_placement, bots.random_placement)
 
 
 def test_strong_bot_beats_random_bot() -> None:

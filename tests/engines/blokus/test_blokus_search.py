@@ -12,7 +12,7 @@ from engines.base import Budget
 from engines.blokus import BlokusEngine, bots, rules, search
 from engines.blokus.rules import State
 
-from .conftest import SETUPS, random_game
+from .conftest import SETUPS, duel, random_game
 
 SMALL = Budget(iterations=8, seconds=None)
 
@@ -119,19 +119,10 @@ def test_four_colour_playout_stops_at_the_cut_and_evaluates() -> None:
 
 def _duel(game: int, iterations: int) -> bool:
     """One Duo game, the hard bot in seat ``game % 2`` against the greedy bot: won?"""
-    hard = game % 2
-    state = rules.new_state("duo", 2, False)
-    move = 0
-    while state.turn is not None:
-        seed = game * 1000 + move
-        if rules.controller(state, state.turn) == hard:
-            pid = search.search(state, seed, Budget(iterations=iterations, seconds=None))
-        else:
-            pid = bots.strong_placement(state, seed)
-        state = rules.place(state, pid)
-        move += 1
-    scores = rules.seat_scores(state)
-    return scores[hard] > scores[1 - hard]
+    budget = Budget(iterations=iterations, seconds=None)
+    return duel(
+        game, "duo", lambda state, seed: search.search(state, seed, budget), bots.strong_placement
+    )
 
 
 def test_hard_bot_beats_the_greedy_bot_in_duo() -> None:
