@@ -274,6 +274,10 @@ class Seats:
 
         def check(state: RoomState) -> None:
             _seat_index(state, seat)
+            # the seat must still be the token's where the take-back is appended: the
+            # host may have freed it since (a freed seat's token holds nothing)
+            if state.seat_with(hash_token(str(token))) != seat:
+                raise bad_token()
             if state.seats[seat].stand_in is None:
                 raise ApiError(409, "not_stood_in", "You play this seat yourself already.")
 

@@ -1011,6 +1011,42 @@ async def test_many_rounds_of_racing_room_operations_across_two_processes(
     await _run(race_pair, rounds=5)
 
 
+async def test_a_take_back_the_host_freed_meanwhile_is_refused(services: Services) -> None:
+    """Ben takes his seat back from its bot while Anna, the host, frees it: read on the
+    state before the release, the take-back is planned again on the state after it,
+    where Ben's token holds nothing (401 ``bad_token``), and the freed seat keeps its
+    bot (found by the race suite across two processes: the seat ended empty)."""
+    state, anna = await services.rooms.create("blokus", 2, {}, "Anna", 0, {}, RoomRules())
+    room = state.room.id
+    _, ben = await services.rooms.claim(room, 1, "Ben", None)
+    await services.rooms.start(room, anna, False)
+    await services.seats.leave(room, ben)
+    rooms = services.rooms
+    plain = rooms.load
+    loads = 0
+
+    async def load_then_free(room_id: str) -> RoomState:
+        nonlocal loads
+        loaded = await plain(room_id)
+        loads += 1
+        if loads == 1:  # the take-back's first read: the host frees the seat just after
+            await services.seats.release(room_id, anna, 1)
+        return loaded
+
+    rooms.load = load_then_free  # type: ignore[method-assign]
+    try:
+        with pytest.raises(ApiError) as refused:
+            await services.seats.take_back(room, ben, 1)
+    finally:
+        del rooms.load
+    assert refused.value.code == "bad_token" and loads >= 2
+    state = await rooms.load(room)
+    assert state.status == "playing"
+    assert state.seats[1].token_hash is None and state.seats[1].stand_in is not None
+    kinds = [e.kind for e in await rooms.events(room, 0)]
+    assert kinds[-1] == "seat_released" and "seat_taken_back" not in kinds
+
+
 async def test_a_take_back_races_a_deadline_firing(services: Services, settings: Settings) -> None:
     """Anna takes her Blokus placement back just as Ben's time runs out, in either order:
     the take-back wins and Ben's deadline goes (the clock runs for Anna again, afresh),
