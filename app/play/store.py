@@ -98,6 +98,23 @@ class NestedTransaction(RuntimeError):
     """
 
 
+class NeedsSession(Exception):
+    """A write's work asked its staging session for more than to take event rows."""
+
+
+class _Staging:
+    """The session a grouped write's work is tried on first, on SQLite: it takes the
+    event rows ``append_events`` stages in ``info`` and nothing else. Any other use
+    raises ``NeedsSession``, and the work runs again in a real transaction (the work
+    of a grouped write is safe to run again, ``Store.write``)."""
+
+    def __init__(self) -> None:
+        self.info: dict[str, Any] = {_STAGED: []}
+
+    def __getattr__(self, name: str) -> Any:
+        raise NeedsSession(name)
+
+
 @dataclass
 class _Open:
     """The store session the current task is inside (context variables reach the tasks
@@ -172,6 +189,7 @@ class Store:
         group_writes: bool = False,
     ) -> None:
         self._sessions = sessions
+        self._engine: AsyncEngine | None = sessions.kw.get("bind")
         self._turn = asyncio.Lock() if one_at_a_time else None
         self._group = one_at_a_time or group_writes
         self._queued: list[_Write] = []
@@ -218,6 +236,8 @@ class Store:
             await self._write_batch(batch)
 
     async def _write_batch(self, batch: list[_Write]) -> None:
+        if self._turn is not None and await self._write_staged(batch):
+            return
         if len(batch) > 1:
             results: list[Any] = []
             try:
@@ -245,6 +265,41 @@ class Store:
             else:
                 if not item.done.done():
                     item.done.set_result(result)
+
+    async def _write_staged(self, batch: list[_Write]) -> bool:
+        """SQLite's short way for writes that only append events (a move or a chat line
+        where no alert, deadline, status or snapshot needs writing): each work runs on
+        a staging session, and all their rows go in with one statement and one commit
+        on the driver's connection, with no ORM session around them (which costs more
+        than the statement and the commit together, docs/benchmarks.md). False, with
+        nothing written, when a work needs more, fails, or the rows don't go in (a
+        seq taken by another process): the usual way then runs every work again and
+        tells each its outcome."""
+        results: list[Any] = []
+        rows: list[dict[str, Any]] = []
+        mark = _Open("write")
+        token = _inside.set(mark)
+        try:
+            for item in batch:
+                staging = _Staging()
+                results.append(await item.run(staging))  # type: ignore[arg-type]
+                rows.extend(staging.info[_STAGED])
+        except Exception:  # NeedsSession, or an error the usual way will tell
+            return False
+        finally:
+            mark.open = False
+            _inside.reset(token)
+        assert self._turn is not None
+        try:
+            async with self._turn:
+                await _commit_on_sqlite(self._engine, rows)
+        except Exception as exc:
+            log.debug("the staged write of %d rows went the usual way: %s", len(rows), exc)
+            return False
+        for item, result in zip(batch, results, strict=True):
+            if not item.done.done():
+                item.done.set_result(result)
+        return True
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
@@ -465,20 +520,37 @@ async def _insert_on_sqlite(connection: AsyncConnection, rows: list[dict[str, An
     raw = await connection.get_raw_connection()
     driver = raw.driver_connection
     assert driver is not None  # a connection in use has its driver's connection
-    await driver.executemany(
-        _SQLITE_INSERT,
-        [
-            (
-                r["room_id"],
-                r["seq"],
-                r["kind"],
-                json.dumps(r["data"]),
-                json.dumps(r["public"]),
-                r["created_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"),
-            )
-            for r in rows
-        ],
+    await driver.executemany(_SQLITE_INSERT, [_sqlite_row(r) for r in rows])
+
+
+def _sqlite_row(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (
+        r["room_id"],
+        r["seq"],
+        r["kind"],
+        json.dumps(r["data"]),
+        json.dumps(r["public"]),
+        r["created_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"),
     )
+
+
+async def _commit_on_sqlite(engine: AsyncEngine | None, rows: list[dict[str, Any]]) -> None:
+    """Event rows in one transaction of their own on a pooled connection, through the
+    driver alone: its ``executemany`` (which begins the transaction, IMMEDIATE, in the
+    same call) and its commit, two hand-overs to its thread; rolled back on any error."""
+    if not rows:
+        return
+    assert engine is not None
+    async with engine.connect() as connection:
+        raw = await connection.get_raw_connection()
+        driver = raw.driver_connection
+        assert driver is not None
+        try:
+            await driver.executemany(_SQLITE_INSERT, [_sqlite_row(r) for r in rows])
+            await driver.commit()
+        except BaseException:
+            await driver.rollback()
+            raise
 
 
 EVENT_COLUMNS = (

@@ -1,0 +1,180 @@
+"""SQLite's short way for grouped writes that only append events (``Store._write_staged``).
+
+A move or a chat line in a room where nothing else needs writing goes in with one
+statement and one commit on the driver's connection, with no ORM session (no
+SQLAlchemy transaction begins). A write whose work needs more, fails, or loses its seq
+runs again the usual way: what it writes lands, and each write of a group is told its
+own outcome. On PostgreSQL every write goes the usual way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from app.core.config import Settings
+from app.core.migrate import upgrade
+from app.play import store
+from app.play.access import hash_token
+from app.play.actor import Actor
+from app.play.rooms import RoomRules
+from app.play.state import RoomState
+from app.play.store import Conflict
+from app.services import Services
+
+GUARD = 20.0  # a hang guard: a lock taken twice fails here in seconds
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'staged.db'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+async def services(url: str, tmp_path: Path) -> AsyncIterator[Services]:
+    settings = Settings(
+        database_url=url, data_dir=tmp_path, auto_migrate=False, bot_delay_ms=0, bot_workers=0
+    )
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
+
+
+@pytest.fixture
+def begins(services: Services) -> Iterator[list[str]]:
+    """The SQLAlchemy-level transactions the store's group writer begins (the short
+    way begins none: the driver begins and commits its own). The service's background
+    loops, which may read meanwhile, are not counted."""
+    engine = services.rooms.db._sessions.kw["bind"]
+    seen: list[str] = []
+
+    def begun(_conn: Any) -> None:
+        task = asyncio.current_task()
+        name = task.get_coro().__qualname__ if task is not None else ""  # type: ignore[union-attr]
+        if name.startswith(("Store._write_queued", "_Write.run")):
+            seen.append("begin")
+
+    event.listen(engine.sync_engine, "begin", begun)
+    yield seen
+    event.remove(engine.sync_engine, "begin", begun)
+
+
+async def _table(svc: Services) -> tuple[RoomState, dict[int, Actor]]:
+    state, anna = await svc.rooms.create(
+        "blokus", 2, {"variant": "duo"}, "Anna", 0, {}, RoomRules()
+    )
+    _, ben = await svc.seats.claim(state.room.id, 1, "Ben", None)
+    state = await svc.rooms.start(state.room.id, anna, False)
+    return state, {0: Actor(token_hash=hash_token(anna)), 1: Actor(token_hash=hash_token(ben))}
+
+
+async def _move(svc: Services, state: RoomState, actors: dict[int, Actor]) -> RoomState:
+    seat = state.engine.to_act(state.game)[0]
+    move = state.engine.legal_moves(state.game, seat)[0]
+    return await svc.rooms.move_by(state.room.id, actors[seat], state.seq, move)
+
+
+async def test_a_move_goes_in_without_an_orm_transaction_and_is_in_the_log(
+    services: Services, begins: list[str]
+) -> None:
+    async with asyncio.timeout(GUARD):
+        state, actors = await _table(services)
+        begins.clear()
+        after = await _move(services, state, actors)
+        assert begins == []
+        assert after.seq == state.seq + 1
+        # read back from the database itself, not the cache: the row is committed
+        services.rooms.cache.clear()
+        events = await services.rooms.events(state.room.id, state.seq)
+        assert [(e.seq, e.kind) for e in events] == [(after.seq, "move")]
+        assert (await services.rooms.load(state.room.id)).seq == after.seq
+
+
+async def test_a_write_that_needs_its_session_runs_again_in_a_real_transaction(
+    services: Services, begins: list[str]
+) -> None:
+    db = services.rooms.db
+    runs: list[str] = []
+
+    async def reads(session: Any) -> str:
+        runs.append("run")
+        return "none" if await store.get_room(session, "no-such-room") is None else "?"
+
+    async with asyncio.timeout(GUARD):
+        begins.clear()
+        assert await db.write("some-room", reads) == "none"
+    # tried on the staging session (which refused at the first query), then for real
+    assert runs == ["run", "run"]
+    assert begins == ["begin"]
+
+
+async def test_a_seq_taken_meanwhile_is_a_conflict_for_that_write_alone(
+    services: Services,
+) -> None:
+    """Two rooms' moves in one group, one of them behind the log (another process
+    took its seq): that one is told ``Conflict``, the other is kept."""
+    db = services.rooms.db
+    async with asyncio.timeout(GUARD):
+        first, _ = await _table(services)
+        second, _ = await _table(services)
+        # the row the first room's move will want, written behind the cache's back
+        async with db.transaction() as session:
+            await store.append_events(session, first.room.id, first.seq + 1, [("chat", {}, {})])
+
+        async def write_for(state: RoomState) -> Any:
+            records = [("chat", {"n": 1}, {"n": 1})]
+
+            async def work(session: Any) -> Any:
+                return await store.append_events(session, state.room.id, state.seq + 1, records)
+
+            return await db.write(state.room.id, work)
+
+        results = await asyncio.gather(write_for(first), write_for(second), return_exceptions=True)
+    assert isinstance(results[0], Conflict), results[0]
+    assert [r.seq for r in results[1]] == [second.seq + 1]
+    kept = await services.rooms.events(second.room.id, second.seq)
+    assert [e.data for e in kept] == [{"n": 1}]
+
+
+async def test_an_error_in_a_work_reaches_its_caller_and_spares_the_others(
+    services: Services,
+) -> None:
+    db = services.rooms.db
+
+    async def fails(_session: Any) -> None:
+        raise ValueError("no")
+
+    async def fine(_session: Any) -> str:
+        return "kept"
+
+    async with asyncio.timeout(GUARD):
+        results = await asyncio.gather(
+            db.write("room-a", fails), db.write("room-b", fine), return_exceptions=True
+        )
+    assert isinstance(results[0], ValueError)
+    assert results[1] == "kept"
+    assert not store.in_session()
+
+
+async def test_a_game_of_moves_ends_as_the_usual_way_ends_it(services: Services) -> None:
+    """Moves go the short way, a snapshot or the game's end goes the usual way: a whole
+    game played through, then loaded from the log alone, is the state the cache held."""
+    async with asyncio.timeout(GUARD * 3):
+        state, actors = await _table(services)
+        while state.status == "playing":
+            state = await _move(services, state, actors)
+        assert state.status == "finished"
+        services.rooms.cache.clear()
+        loaded = await services.rooms.load(state.room.id)
+    assert loaded.seq == state.seq and loaded.status == "finished"
+    assert loaded.engine.dump(loaded.game) == state.engine.dump(state.game)
