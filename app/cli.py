@@ -98,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> None:
+    # the metrics' shared directory is this run's to make (several workers) or to go
+    # without (one process, its own registry): one named from outside is not this run's,
+    # and prometheus_client reads the variable when first imported, just below
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
     import uvicorn
 
     from app.core.dblock import hold_shared, sqlite_path
@@ -133,8 +137,11 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
         "log_level": "info",
     }
     if workers > 1:
-        # each worker builds its own app (app.workers.worker_app) with migrations off
-        uvicorn.run("app.workers:worker_app", factory=True, workers=workers, **options)
+        # each worker builds its own app (app.workers.worker_app) with migrations off; they
+        # count metrics and beat in a fresh directory of this run's (app/workers.py)
+        from app.workers import serve as serve_workers
+
+        serve_workers(workers, options)
         return
     from app.services import create_app
 

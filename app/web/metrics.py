@@ -1,7 +1,12 @@
 """Prometheus metrics at ``/metrics``: moves, rooms, sockets, push latency, errors.
 
 Each app gets its own registry, so two apps in one process (tests) never share
-counts. Counting hangs on hooks that exist anyway: the room use cases' append and
+counts. With several workers (``python -m app --workers N``) each worker counts into
+files in a directory the parent made for this run (``PROMETHEUS_MULTIPROC_DIR``, set
+before the workers start: prometheus_client's multiprocess mode), and a scrape,
+whichever worker answers it, sums the files of all of them: a dead worker's counters
+stay counted, its live gauges go with it (the parent, ``app/workers.py``, marks it
+dead). Counting hangs on hooks that exist anyway: the room use cases' append and
 commit hooks, an ASGI middleware for sockets, SQLAlchemy's error event. Off unless
 ``METRICS_ENABLED``; with ``METRICS_TOKEN`` set a scrape must send it as a bearer token,
 and without one only a scrape from this machine is answered (``from_this_machine``).
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -26,6 +32,7 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
+    multiprocess,
 )
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
@@ -42,14 +49,27 @@ log = logging.getLogger(__name__)
 
 PUSH_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 STATUSES = ("lobby", "playing", "finished")
+# prometheus_client reads it when it is first imported: the parent sets it, or nobody
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def multiprocess_dir() -> str | None:
+    """The directory the workers of this server count in; None for one process."""
+    return os.environ.get(MULTIPROCESS_ENV) or None
 
 
 class Metrics:
-    """One registry and the instruments in it."""
+    """One registry and the instruments in it: with one process the instruments live in
+    the registry; with several workers (``multiprocess_dir``) they count into the shared
+    directory and the registry reads every worker's files."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
-        r = self.registry
+        self.shared = multiprocess_dir()
+        if self.shared is not None:
+            multiprocess.MultiProcessCollector(self.registry, path=self.shared)  # type: ignore[no-untyped-call]
+        # in multiprocess mode the values are in the files, and the collector reads them
+        r = self.registry if self.shared is None else None
         self.moves = Counter("spieltisch_moves", "Moves stored, by game.", ["game"], registry=r)
         self.bot_moves = Counter(
             "spieltisch_bot_moves", "Moves stored that a bot chose, by game.", ["game"], registry=r
@@ -68,14 +88,20 @@ class Metrics:
             "Rooms in the database by status (lobby, playing, finished), read at each scrape.",
             ["status"],
             registry=r,
+            multiprocess_mode="mostrecent",  # the scraped worker's reading is the newest
         )
         self.rooms_live = Gauge(
             "spieltisch_rooms_live",
-            "Rooms with at least one open websocket on this process.",
+            "Rooms with at least one open websocket on this process "
+            "(several workers: summed over the live ones, a room once per worker).",
             registry=r,
+            multiprocess_mode="livesum",
         )
         self.websockets = Gauge(
-            "spieltisch_websocket_connections", "Open websockets on this process.", registry=r
+            "spieltisch_websocket_connections",
+            "Open websockets on this process (several workers: on the live ones).",
+            registry=r,
+            multiprocess_mode="livesum",
         )
         self.push_seconds = Histogram(
             "spieltisch_push_seconds",
