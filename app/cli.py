@@ -135,6 +135,12 @@ def serve(host: str, port: int, migrate: bool, workers: int | None = None) -> No
         "forwarded_allow_ips": settings.forwarded_allow_ips,
         "log_config": None,
         "log_level": "info",
+        # named, not left to "auto": uvloop's loop, httptools' parser and the sans-I/O
+        # websockets protocol, which measured cheapest per move (docs/benchmarks.md);
+        # a missing one stops the start instead of quietly serving on a slower one
+        "loop": "uvloop",
+        "http": "httptools",
+        "ws": "websockets-sansio",
     }
     if workers > 1:
         # each worker builds its own app (app.workers.worker_app) with migrations off; they

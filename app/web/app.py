@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -31,6 +33,8 @@ from app.web.site import router as site_router
 from app.web.undo import router as undo_router
 from engines import ENGINES
 
+log = logging.getLogger(__name__)
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
@@ -51,6 +55,8 @@ def build_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = type(asyncio.get_running_loop())
+        log.info("serving on the event loop %s.%s", loop.__module__, loop.__qualname__)
         async with run() as backend:
             app.state.services = backend
             yield

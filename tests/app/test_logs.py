@@ -125,3 +125,15 @@ def test_json_lines_hold_the_error_of_a_failure() -> None:
     line = json.loads(JsonFormatter().format(record))
     assert line["level"] == "error" and "ValueError" in line["error"]
     assert "leaked-token" not in line["error"]
+
+
+def test_the_server_says_it_serves_on_uvloop(tmp_path: Path) -> None:
+    """``python -m app`` names uvloop, httptools and the sans-I/O websockets protocol
+    (app/cli.py), and the app says at start which loop it got."""
+    server = ServerProcess(tmp_path, env={"BOT_WORKERS": "0"})
+    server.start()
+    try:
+        log = server.log.read_text()
+    finally:
+        server.stop()
+    assert "serving on the event loop uvloop.Loop" in log, log[-2000:]
