@@ -1,11 +1,16 @@
 """Blokus bot levels: the hard bot (search, HARD_BUDGET) against the strong (greedy) bot.
 
     nice -n 10 .venv/bin/python bench/bench_blokus_levels.py [--games N] [--classic N] [--procs P]
+        [--iterations N]
 
 Duo: N games, the hard bot in seat ``game % 2``. Classic, four players: the hard bot
 in seat ``game % 4`` against three strong bots. A win is first place alone; a tie
 for first counts half. One JSON line per figure; win rates carry a 95% Wilson
 interval; hard's per-move time is wall clock (with the budget's 1 s cap).
+
+``--iterations N`` plays the hard bot on N iterations a move with no time cap, so that the
+win rate does not depend on how loaded the machine is (the move times then say what N
+iterations cost there); without it the bot plays its ``HARD_BUDGET``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from engines.base import Budget
 from engines.blokus import bots, rules, search
 
 
@@ -39,10 +45,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return round(centre - half, 4), round(centre + half, 4)
 
 
-def game(job: tuple[str, int, int]) -> tuple[float, int, list[float]]:
+def game(job: tuple[str, int, int, Budget]) -> tuple[float, int, list[float]]:
     """One game: (win 1 / tie for first 0.5 / loss 0, hard's margin over the best rival,
     hard's move times in ms)."""
-    variant, players, number = job
+    variant, players, number, budget = job
     hard = number % players
     state = rules.new_state(variant, players, False)
     times = []
@@ -51,7 +57,7 @@ def game(job: tuple[str, int, int]) -> tuple[float, int, list[float]]:
         seed = number * 1000 + move
         if rules.controller(state, state.turn) == hard:
             start = time.perf_counter()
-            pid = search.search(state, seed, search.HARD_BUDGET)
+            pid = search.search(state, seed, budget)
             times.append((time.perf_counter() - start) * 1000)
         else:
             pid = bots.strong_placement(state, seed)
@@ -63,9 +69,9 @@ def game(job: tuple[str, int, int]) -> tuple[float, int, list[float]]:
     return (1.0 if margin > 0 else 0.5 if margin == 0 else 0.0), margin, times
 
 
-def run(variant: str, players: int, games: int, procs: int, target: float) -> None:
+def run(variant: str, players: int, games: int, procs: int, target: float, budget: Budget) -> None:
     started = time.perf_counter()
-    jobs = [(variant, players, number) for number in range(games)]
+    jobs = [(variant, players, number, budget) for number in range(games)]
     results = []
     with Pool(procs) as pool:
         for result in pool.imap(game, jobs):
@@ -79,8 +85,8 @@ def run(variant: str, players: int, games: int, procs: int, target: float) -> No
     emit(
         f"blokus.levels.{variant}{players}",
         "games",
-        hard="search.HARD_BUDGET",
-        budget={"iterations": search.HARD_BUDGET.iterations, "seconds": search.HARD_BUDGET.seconds},
+        hard="search.HARD_BUDGET" if budget == search.HARD_BUDGET else "search",
+        budget={"iterations": budget.iterations, "seconds": budget.seconds},
         opponent="strong",
         games=games,
         wins=wins,
@@ -108,11 +114,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="Duo games")
     parser.add_argument("--classic", type=int, default=100, help="four-player classic games")
     parser.add_argument("--procs", type=int, default=2, help="worker processes (at most 2 here)")
+    parser.add_argument("--iterations", type=int, help="iterations a move, no time cap")
     args = parser.parse_args()
+    budget = search.HARD_BUDGET
+    if args.iterations is not None:
+        budget = Budget(iterations=args.iterations, seconds=None)
     if args.games:
-        run("duo", 2, args.games, args.procs, 0.9)
+        run("duo", 2, args.games, args.procs, 0.9, budget)
     if args.classic:
-        run("classic", 4, args.classic, args.procs, 0.6)
+        run("classic", 4, args.classic, args.procs, 0.6, budget)
 
 
 if __name__ == "__main__":
