@@ -183,6 +183,7 @@ class Services:
         await self.presence.close()
         if self.redis is not None:
             await self.redis.close()
+        self.rooms.db.close()
         await self.engine.dispose()
 
 

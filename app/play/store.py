@@ -190,6 +190,7 @@ class Store:
     ) -> None:
         self._sessions = sessions
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
+        self._inline = _InlineWriter(self._engine) if one_at_a_time else _NoInline()
         self._turn = asyncio.Lock() if one_at_a_time else None
         self._group = one_at_a_time or group_writes
         self._queued: list[_Write] = []
@@ -269,9 +270,10 @@ class Store:
     async def _write_staged(self, batch: list[_Write]) -> bool:
         """SQLite's short way for writes that only append events (a move or a chat line
         where no alert, deadline, status or snapshot needs writing): each work runs on
-        a staging session, and all their rows go in with one statement and one commit
-        on the driver's connection, with no ORM session around them (which costs more
-        than the statement and the commit together, docs/benchmarks.md). False, with
+        a staging session, and all their rows go in with one statement and one commit,
+        on this thread (``_InlineWriter``) or, when the database is busy, on the
+        driver's connection; no ORM session around them (which costs more than the
+        statement and the commit together, docs/benchmarks.md). False, with
         nothing written, when a work needs more, fails, or the rows don't go in (a
         seq taken by another process): the usual way then runs every work again and
         tells each its outcome."""
@@ -292,7 +294,8 @@ class Store:
         assert self._turn is not None
         try:
             async with self._turn:
-                await _commit_on_sqlite(self._engine, rows)
+                if not self._inline.write(rows):
+                    await _commit_on_sqlite(self._engine, rows)
         except Exception as exc:
             log.debug("the staged write of %d rows went the usual way: %s", len(rows), exc)
             return False
@@ -300,6 +303,10 @@ class Store:
             if not item.done.done():
                 item.done.set_result(result)
         return True
+
+    def close(self) -> None:
+        """Close the connection of the inline writes (the pool's are the engine's)."""
+        self._inline.close()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
@@ -532,6 +539,61 @@ def _sqlite_row(r: Mapping[str, Any]) -> tuple[Any, ...]:
         json.dumps(r["public"]),
         r["created_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"),
     )
+
+
+class _NoInline:
+    def write(self, rows: list[dict[str, Any]]) -> bool:
+        return False
+
+    def close(self) -> None:
+        return None
+
+
+class _InlineWriter:
+    """Event rows written on the event loop's own thread, on a connection of its own:
+    one WAL commit (``synchronous=NORMAL``: no sync of the disk) costs less than the
+    hand-over to a driver thread and back. It never waits: a database another process
+    holds (``busy_timeout`` 0) returns False at once, and the driver's way, which may
+    wait, takes the rows. It never checkpoints either (``wal_autocheckpoint`` 0): the
+    pool's connections do, on their threads."""
+
+    def __init__(self, engine: AsyncEngine | None) -> None:
+        self._path = engine.url.database if engine is not None else None
+        self._conn: sqlite3.Connection | None = None
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if self._conn is None and self._path not in (None, "", ":memory:"):
+            conn = sqlite3.connect(str(self._path), isolation_level=None, timeout=0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=0")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._conn = conn
+        return self._conn
+
+    def write(self, rows: list[dict[str, Any]]) -> bool:
+        conn = self._connection()
+        if conn is None:
+            return False
+        if not rows:
+            return True
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # busy: another process writes
+            return False
+        try:
+            conn.executemany(_SQLITE_INSERT, [_sqlite_row(r) for r in rows])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return True
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 async def _commit_on_sqlite(engine: AsyncEngine | None, rows: list[dict[str, Any]]) -> None:

@@ -10,6 +10,7 @@ own outcome. On PostgreSQL every write goes the usual way.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,40 @@ async def test_a_game_of_moves_ends_as_the_usual_way_ends_it(services: Services)
         loaded = await services.rooms.load(state.room.id)
     assert loaded.seq == state.seq and loaded.status == "finished"
     assert loaded.engine.dump(loaded.game) == state.engine.dump(state.game)
+
+
+async def test_a_move_while_another_connection_writes_waits_off_the_event_loop(
+    url: str, services: Services
+) -> None:
+    """Another process holds SQLite's write lock: the inline write (which never waits)
+    gives way to the driver's, which waits on its thread; meanwhile the event loop
+    turns, and once the lock is free the move is in the log."""
+    state, actors = await _table(services)
+    other = sqlite3.connect(url.removeprefix("sqlite+aiosqlite:///"), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        async with asyncio.timeout(GUARD):
+            moving = asyncio.create_task(_move(services, state, actors))
+            turns = 0
+            while turns < 50:  # the loop goes round while the move waits for the lock
+                await asyncio.sleep(0)
+                turns += 1
+            assert not moving.done()
+            other.execute("COMMIT")
+            after = await moving
+    finally:
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+        other.close()
+    services.rooms.cache.clear()
+    assert (await services.rooms.load(state.room.id)).seq == after.seq == state.seq + 1
+
+
+async def test_a_closed_store_writes_again_the_usual_way(services: Services) -> None:
+    """Closing the store (as the service's stop does) closes its inline connection; a
+    later write opens another."""
+    state, actors = await _table(services)
+    services.rooms.db.close()
+    after = await _move(services, state, actors)
+    services.rooms.cache.clear()
+    assert (await services.rooms.load(state.room.id)).seq == after.seq
