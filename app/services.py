@@ -94,7 +94,13 @@ class Services:
         doorbell = make_doorbell(redis)
         presence = make_presence(redis)
         sqlite = engine.dialect.name == "sqlite"
-        db = Store(make_sessionmaker(engine), one_at_a_time=sqlite, group_writes=True)
+        db = Store(
+            make_sessionmaker(engine),
+            one_at_a_time=sqlite,
+            group_writes=True,
+            # a commit that syncs the disk (SQLITE_SYNCHRONOUS=full) stays off the loop
+            inline_writes=settings.sqlite_synchronous == "normal",
+        )
         duty = Duty(redis, duty_key(settings.effective_database_url))
 
         # the use cases, and what is built on them

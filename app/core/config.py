@@ -82,6 +82,15 @@ class Settings(BaseSettings):
     max_ws_message_bytes: int = Field(
         8_192, ge=256, description=("Largest websocket message (closed with 1009 above).")
     )
+    sqlite_synchronous: Literal["normal", "full"] = Field(
+        "normal",
+        description=(
+            "How SQLite syncs its write-ahead log to disk. normal: every acknowledged "
+            "move survives the server process crashing or being killed, the last few "
+            "may be lost if the machine loses power; full: a sync at every commit, "
+            "which survives a power cut too and costs more a move (docs/self-hosting.md)."
+        ),
+    )
     ws_compression: bool = Field(
         False,
         description=(

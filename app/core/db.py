@@ -9,6 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 
 from app.core.config import Settings
 
+SYNCHRONOUS = {"normal": "NORMAL", "full": "FULL"}  # the only values the PRAGMA is given
+
 
 def make_engine(settings: Settings) -> AsyncEngine:
     url = settings.effective_database_url
@@ -17,13 +19,14 @@ def make_engine(settings: Settings) -> AsyncEngine:
         # every transaction ends in a commit or a rollback of its own: returning a
         # connection to the pool needs no extra rollback (a round trip to its thread)
         engine = create_async_engine(url, connect_args={"timeout": 30}, pool_reset_on_return=None)
-        _tune_sqlite(engine)
+        _tune_sqlite(engine, settings.sqlite_synchronous)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
-def _tune_sqlite(engine: AsyncEngine) -> None:
+def _tune_sqlite(engine: AsyncEngine, synchronous: str = "normal") -> None:
     """WAL lets readers work beside the one writer; foreign keys are off by default.
+    ``synchronous`` is ``SQLITE_SYNCHRONOUS`` (normal or full, docs/self-hosting.md).
 
     A transaction takes the write lock with its first write (``BEGIN IMMEDIATE``,
     issued by the driver in the same call as that statement): a deferred one that
@@ -38,7 +41,7 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={SYNCHRONOUS[synchronous]}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()

@@ -187,10 +187,12 @@ class Store:
         sessions: async_sessionmaker[AsyncSession],
         one_at_a_time: bool = False,
         group_writes: bool = False,
+        inline_writes: bool = False,
     ) -> None:
         self._sessions = sessions
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
-        self._inline = _InlineWriter(self._engine) if one_at_a_time else _NoInline()
+        inline = one_at_a_time and inline_writes
+        self._inline = _InlineWriter(self._engine) if inline else _NoInline()
         self._turn = asyncio.Lock() if one_at_a_time else None
         self._group = one_at_a_time or group_writes
         self._queued: list[_Write] = []
@@ -552,7 +554,9 @@ class _NoInline:
 class _InlineWriter:
     """Event rows written on the event loop's own thread, on a connection of its own:
     one WAL commit (``synchronous=NORMAL``: no sync of the disk) costs less than the
-    hand-over to a driver thread and back. It never waits: a database another process
+    hand-over to a driver thread and back. Only with ``SQLITE_SYNCHRONOUS=normal``: a
+    commit that syncs the disk (``full``) would hold the event loop for the sync, and
+    goes through the driver's thread instead. It never waits: a database another process
     holds (``busy_timeout`` 0) returns False at once, and the driver's way, which may
     wait, takes the rows. It never checkpoints either (``wal_autocheckpoint`` 0): the
     pool's connections do, on their threads."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from app.core.config import Settings
 from app.core.migrate import upgrade
@@ -216,3 +216,34 @@ async def test_a_closed_store_writes_again_the_usual_way(services: Services) -> 
     after = await _move(services, state, actors)
     services.rooms.cache.clear()
     assert (await services.rooms.load(state.room.id)).seq == after.seq
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [("normal", 1), ("full", 2)])
+async def test_sqlite_synchronous_is_what_every_connection_commits_with(
+    url: str, tmp_path: Path, setting: str, pragma: int
+) -> None:
+    """``SQLITE_SYNCHRONOUS``: the pool's connections sync as told; the inline writes,
+    which never sync the disk, are on with ``normal`` only (a ``full`` commit's sync
+    would hold the event loop), and a move lands either way."""
+    settings = Settings(
+        database_url=url,
+        data_dir=tmp_path,
+        auto_migrate=False,
+        bot_delay_ms=0,
+        bot_workers=0,
+        sqlite_synchronous=setting,  # type: ignore[arg-type]
+    )
+    svc = Services.build(settings)
+    await svc.start()
+    try:
+        async with svc.rooms.db.transaction() as session:
+            assert (await session.execute(text("PRAGMA synchronous"))).scalar() == pragma
+        state, actors = await _table(svc)
+        after = await _move(svc, state, actors)
+        # the inline writer opened its connection for the move, or there is none
+        opened = getattr(svc.rooms.db._inline, "_conn", None) is not None
+        assert opened == (setting == "normal")
+        svc.rooms.cache.clear()
+        assert (await svc.rooms.load(state.room.id)).seq == after.seq
+    finally:
+        await svc.stop()
