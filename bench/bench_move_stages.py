@@ -14,7 +14,8 @@ waits on the database thread):
 - ``views``: the state messages of both seats as a push builds them
   (``StateMessages.text_for_seat``: the engine's view per seat, the mover's compact
   legal moves, the encoding), split into ``view`` and ``legal_compact`` for the engine
-  alone.
+  alone (Blokus keeps the public parts of the last state it showed, so ``view``, timed
+  after ``views`` asked for the same state, costs next to nothing there).
 
 The rest of a move's server CPU, measured from outside by ``compare.sh``, is the
 socket's: receiving and parsing the frame, validating the message, the hub's loop and

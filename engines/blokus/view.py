@@ -65,8 +65,23 @@ def board_rows(state: State) -> list[str]:
     return ["".join(cells[row * size : (row + 1) * size]) for row in range(size)]
 
 
+_last: tuple[State | None, JSON] = (None, {})
+
+
 def view(state: State, seat: int | None) -> JSON:
-    """The public position, as described in this module's docstring."""
+    """The public position, as described in this module's docstring: the same for every
+    seat but ``you``, so the parts are worked out once for the last state asked about (a
+    push asks for every seat's view of one state in a row) and shared by its views. A
+    state never changes, so the one kept is right for as long as it is that state."""
+    global _last
+    last, public = _last
+    if last is not state:
+        public = _public(state)
+        _last = (state, public)
+    return {**public, "you": seat}
+
+
+def _public(state: State) -> JSON:
     layout = state.layout
     table = state.table
     scores = rules.colour_scores(state)
@@ -107,7 +122,7 @@ def view(state: State, seat: int | None) -> JSON:
         "size": layout.size,
         "players": state.players,
         "free_corners": state.free_corners,
-        "you": seat,
+        "you": None,
         "board": board_rows(state),
         "colours": colours,
         "seats": [
