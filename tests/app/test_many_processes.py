@@ -224,6 +224,30 @@ def test_games_played_across_two_processes_lose_nothing_and_store_nothing_twice(
 # -- python -m app --workers 2 ------------------------------------------------------------
 
 
+def sockets_on_two_workers(
+    server: ServerProcess,
+    room: str,
+    tokens: list[str],
+    workers: list[int],
+    tabs: dict[int, list[Client]],
+    tries: int = 100,
+) -> tuple[dict[int, Client], dict[int, int]]:
+    """Tabs for seats 0 and 1 of ``room``, kept in ``tabs``, more of them until each
+    seat has one on a different worker than the other's: the two chosen, and which
+    worker holds each local port."""
+    owners: dict[int, int] = {}
+    for _ in range(tries):
+        for seat in (0, 1):
+            tabs[seat].append(Client(server.ws_url, room, tokens[seat], server.url))
+        owners = _socket_owners(server.port, workers)
+        by_worker = {seat: {owners.get(t.local_port): t for t in tabs[seat]} for seat in (0, 1)}
+        pairs = [(w0, w1) for w0 in by_worker[0] for w1 in by_worker[1] if w0 and w1 and w0 != w1]
+        if pairs:
+            w0, w1 = pairs[0]
+            return {0: by_worker[0][w0], 1: by_worker[1][w1]}, owners
+    raise AssertionError(f"the connections never reached both workers: {owners}")
+
+
 def _socket_owners(port: int, pids: list[int]) -> dict[int, int]:
     """The process (among ``pids``) holding the server end of each connection to ``port``,
     by the client's port: read from /proc, as `ss -tnp` would."""
@@ -263,22 +287,8 @@ def test_python_m_app_workers_2_serves_both_workers_on_one_port(
     try:
         workers = eventually(lambda: len(w := _workers(server)) == 2 and w, "two worker processes")
         room, tokens = _room(server.url, "blokus", {"variant": "duo"})
-        # tabs for each seat until each seat has one on a different worker than the other
         tabs: dict[int, list[Client]] = {0: [], 1: []}
-        chosen: dict[int, Client] = {}
-        for _ in range(60):
-            for seat in (0, 1):
-                if seat not in chosen:
-                    tabs[seat].append(Client(server.ws_url, room, tokens[seat], server.url))
-            owners = _socket_owners(server.port, workers)
-            by_worker = {seat: {owners.get(t.local_port): t for t in tabs[seat]} for seat in (0, 1)}
-            pairs = [
-                (w0, w1) for w0 in by_worker[0] for w1 in by_worker[1] if w0 and w1 and w0 != w1
-            ]
-            if pairs:
-                chosen = {0: by_worker[0][pairs[0][0]], 1: by_worker[1][pairs[0][1]]}
-                break
-        assert chosen, f"the connections never reached both workers: {owners}"
+        chosen, owners = sockets_on_two_workers(server, room, tokens, workers, tabs)
         assert set(owners.values()) == set(workers)
         for tab in tabs[0] + tabs[1]:
             if tab not in chosen.values():

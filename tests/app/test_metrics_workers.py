@@ -28,7 +28,14 @@ from app.services import create_app
 from app.web import health
 from app.workers import bury, gone, shared_directory
 from tests.app.live import eventually
-from tests.app.test_many_processes import Client, _post, _room, _socket_owners, _workers
+from tests.app.test_many_processes import (
+    Client,
+    _post,
+    _room,
+    _socket_owners,
+    _workers,
+    sockets_on_two_workers,
+)
 from tests.server import ServerProcess
 
 TOKEN = "scrape-the-workers-0123456789"
@@ -139,21 +146,7 @@ def test_metrics_and_health_cover_every_worker_and_outlive_a_killed_one(
 
         # one room; seat 0's socket on one worker, seat 1's on the other
         room, tokens = _room(server.url, "blokus", {"variant": "duo"})
-        chosen: dict[int, Client] = {}
-        owners: dict[int, int] = {}
-        for _ in range(100):
-            for seat in (0, 1):
-                if seat not in chosen:
-                    tabs[seat].append(Client(server.ws_url, room, tokens[seat], server.url))
-            owners = _socket_owners(server.port, workers)
-            by_worker = {seat: {owners.get(t.local_port): t for t in tabs[seat]} for seat in (0, 1)}
-            pairs = [
-                (w0, w1) for w0 in by_worker[0] for w1 in by_worker[1] if w0 and w1 and w0 != w1
-            ]
-            if pairs:
-                chosen = {0: by_worker[0][pairs[0][0]], 1: by_worker[1][pairs[0][1]]}
-                break
-        assert chosen, f"the sockets never reached both workers: {owners}"
+        chosen, owners = sockets_on_two_workers(server, room, tokens, workers, tabs)
         first, second = (owners[chosen[seat].local_port] for seat in (0, 1))
 
         started = _post(server.url, f"/api/rooms/{room}/start", tokens[0])

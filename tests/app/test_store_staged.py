@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,23 +32,12 @@ GUARD = 20.0  # a hang guard: a lock taken twice fails here in seconds
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
+def database_url(tmp_path: Path) -> str:
+    """SQLite only (the conftest's services and settings take it): PostgreSQL stores
+    never stage."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'staged.db'}"
     upgrade(url)
     return url
-
-
-@pytest.fixture
-async def services(url: str, tmp_path: Path) -> AsyncIterator[Services]:
-    settings = Settings(
-        database_url=url, data_dir=tmp_path, auto_migrate=False, bot_delay_ms=0, bot_workers=0
-    )
-    svc = Services.build(settings)
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.stop()
 
 
 @pytest.fixture
@@ -182,13 +171,13 @@ async def test_a_game_of_moves_ends_as_the_usual_way_ends_it(services: Services)
 
 
 async def test_a_move_while_another_connection_writes_waits_off_the_event_loop(
-    url: str, services: Services
+    database_url: str, services: Services
 ) -> None:
     """Another process holds SQLite's write lock: the inline write (which never waits)
     gives way to the driver's, which waits on its thread; meanwhile the event loop
     turns, and once the lock is free the move is in the log."""
     state, actors = await _table(services)
-    other = sqlite3.connect(url.removeprefix("sqlite+aiosqlite:///"), isolation_level=None)
+    other = sqlite3.connect(database_url.removeprefix("sqlite+aiosqlite:///"), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
         async with asyncio.timeout(GUARD):
@@ -220,19 +209,12 @@ async def test_a_closed_store_writes_again_the_usual_way(services: Services) -> 
 
 @pytest.mark.parametrize(("setting", "pragma"), [("normal", 1), ("full", 2)])
 async def test_sqlite_synchronous_is_what_every_connection_commits_with(
-    url: str, tmp_path: Path, setting: str, pragma: int
+    settings: Settings, setting: str, pragma: int
 ) -> None:
     """``SQLITE_SYNCHRONOUS``: the pool's connections sync as told; the inline writes,
     which never sync the disk, are on with ``normal`` only (a ``full`` commit's sync
     would hold the event loop), and a move lands either way."""
-    settings = Settings(
-        database_url=url,
-        data_dir=tmp_path,
-        auto_migrate=False,
-        bot_delay_ms=0,
-        bot_workers=0,
-        sqlite_synchronous=setting,  # type: ignore[arg-type]
-    )
+    settings = settings.model_copy(update={"sqlite_synchronous": setting})
     svc = Services.build(settings)
     await svc.start()
     try:
