@@ -9,7 +9,14 @@ win rate with its 95% Wilson interval, the share ratio (wins / (games / players)
 what an equal bot gets), and the hard bot's time per move (p50, p99; moves with a
 single legal choice included, they cost next to nothing).
 
-Usage: ``python bench/bench_card_levels.py [--games N] [--game m|maedn] [--players 2 3 4]``.
+``--iterations N`` plays the hard bot on N worlds a move with no time cap, so that the
+win rate does not depend on the load of the machine (the times per move then say what
+those N worlds cost); without it the bot plays its ``HARD_BUDGET``. ``--first S`` sets
+the seed of the first game (31000), so that two settings can be compared on the same
+games.
+
+Usage: ``python bench/bench_card_levels.py [--games N] [--game m|maedn] [--players 2 3 4]
+[--iterations N] [--first S]``.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import percentile, say
-from engines.base import Engine
+from engines.base import Budget, Engine
 
 MAX_MOVES = 20_000
 Z95 = 1.959964
@@ -44,17 +51,22 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def duel(game: str, players: int, games: int) -> dict[str, object]:
+def duel(
+    game: str, players: int, games: int, iterations: int | None = None, first: int = 31_000
+) -> dict[str, object]:
     engine: Engine[object] = importlib.import_module(f"engines.{game}").ENGINE
     search = importlib.import_module(f"engines.{game}.search")
-    strong = engine.bots()["strong"]
+    budget: Budget = search.HARD_BUDGET
+    if iterations is not None:
+        budget = Budget(iterations=iterations, seconds=None)
+    strong = engine.bots()["medium"]  # the greedy, once named "strong"
     wins = 0.0
     firsts = ties = 0
     times: list[float] = []
     start = time.perf_counter()
     for number in range(games):
         hard = number % players
-        seed = 31_000 + number
+        seed = first + number
         state = engine.new_game(players, seed)
         for step in range(MAX_MOVES):
             acting = engine.to_act(state)
@@ -64,7 +76,7 @@ def duel(game: str, players: int, games: int) -> dict[str, object]:
             move_seed = seed * 100_003 + step
             if seat == hard:
                 began = time.perf_counter()
-                move = search.choose_hard(state, seat, move_seed, search.HARD_BUDGET)
+                move = search.choose_hard(state, seat, move_seed, budget)
                 times.append(time.perf_counter() - began)
             else:
                 move = strong.choose(state, seat, move_seed)
@@ -86,9 +98,10 @@ def duel(game: str, players: int, games: int) -> dict[str, object]:
         "players": players,
         "games": games,
         "budget": {
-            "iterations": search.HARD_BUDGET.iterations,
-            "seconds": search.HARD_BUDGET.seconds,
+            "iterations": budget.iterations,
+            "seconds": budget.seconds,
         },
+        "first_seed": first,
         "first_places": firsts,
         "ties": ties,
         "wins": wins,
@@ -108,11 +121,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per game and count")
     parser.add_argument("--game", choices=("m", "maedn"), action="append", help="default both")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument(
+        "--iterations", type=int, help="worlds a move with no time cap (default: HARD_BUDGET)"
+    )
+    parser.add_argument("--first", type=int, default=31_000, help="seed of the first game")
     args = parser.parse_args()
     machine = {"python": platform.python_version(), "machine": platform.machine()}
     for game in args.game or ["m", "maedn"]:
         for players in args.players:
-            print(json.dumps({**duel(game, players, args.games), **machine}), flush=True)
+            print(
+                json.dumps(
+                    {**duel(game, players, args.games, args.iterations, args.first), **machine}
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
