@@ -282,13 +282,30 @@ async def test_moves_of_several_rooms_share_one_insert_and_commit(
 ) -> None:
     tables = [await _started(services) for _ in range(5)]
     inserts: list[int] = []
+    # the rows of a group go in one way of three: through SQLAlchemy (PostgreSQL, or a
+    # write that needs its session), on the event loop's own SQLite connection, or
+    # through the SQLite driver's thread when the database is busy
     real = store_module._insert_rows
+    real_inline = store_module._InlineWriter.write
+    real_driver = store_module._commit_on_sqlite
 
     async def counting(connection: Any, rows: list[dict[str, Any]]) -> None:
         inserts.append(len(rows))
         await real(connection, rows)
 
+    def counting_inline(writer: Any, rows: list[dict[str, Any]]) -> bool:
+        written = real_inline(writer, rows)
+        if written:
+            inserts.append(len(rows))
+        return written
+
+    async def counting_driver(engine: Any, rows: list[dict[str, Any]]) -> None:
+        inserts.append(len(rows))
+        await real_driver(engine, rows)
+
     monkeypatch.setattr(store_module, "_insert_rows", counting)
+    monkeypatch.setattr(store_module._InlineWriter, "write", counting_inline)
+    monkeypatch.setattr(store_module, "_commit_on_sqlite", counting_driver)
     results = await asyncio.gather(
         *(
             services.rooms.move(
