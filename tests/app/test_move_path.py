@@ -73,8 +73,8 @@ async def test_a_move_on_a_cached_room_is_one_insert_and_its_push_reads_nothing(
     assert pushed is after
     assert [e.kind for e in events] == ["move"]
     assert [e.seq for e in events] == [after.seq]
-    # SQLite's append goes to its driver directly (store._insert_on_sqlite), out of
-    # SQLAlchemy's sight; PostgreSQL's is SQLAlchemy's one INSERT
+    # SQLite's append goes in on the store's own connection (store._InlineWriter), out
+    # of SQLAlchemy's sight; PostgreSQL's is SQLAlchemy's one INSERT
     writes = [s for s in sent if not s.startswith(("SELECT", "BEGIN", "COMMIT"))]
     expected = 0 if services.engine.dialect.name == "sqlite" else 1
     assert len(writes) == expected and all(w.startswith("INSERT INTO EVENTS") for w in writes)
