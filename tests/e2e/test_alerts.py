@@ -242,8 +242,11 @@ def test_the_dialog_chooses_what_a_channel_says_besides_turns(
         expect(page.locator("#conn")).to_have_attribute("data-status", "open")
         page.get_by_role("button", name="Benachrichtigen").click()
         dialog = page.locator("#alerts-dialog")
-        # no channel set up yet: nothing to choose
-        expect(dialog.locator(".alerts-kinds")).to_have_count(0)
+        # the dialog is drawn once the settings are in (its "all my tables" choice shows)
+        expect(dialog.locator("#alerts-scope")).to_be_visible()
+        # no channel set up yet: no channel's kinds to choose (checked on the drawn
+        # dialog: before, an empty one passed whatever the settings said)
+        expect(dialog.locator("[id^='alerts-kinds-']")).to_have_count(0)
         page.get_by_label("Webhook-URL").fill(receiver.url("/hook"))
         page.get_by_role("region", name="Webhook für den ganzen Tisch").get_by_role(
             "button", name="Speichern"
