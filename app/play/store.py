@@ -582,6 +582,9 @@ class _InlineWriter:
             return False
         if not rows:
             return True
+        if conn.in_transaction:  # never left open: it would hold the write lock
+            self.close()
+            return False
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError:  # busy: another process writes
@@ -590,7 +593,12 @@ class _InlineWriter:
             conn.executemany(_SQLITE_INSERT, [_sqlite_row(r) for r in rows])
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # a transaction left open would hold the write lock from every other
+            # connection: rolled back, or the connection closed, which ends it
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                self.close()
             raise
         return True
 
