@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
-from itertools import groupby
 from typing import Any
 
 from engines.base import JSON, BadOptions, Bot, Engine, Option, RecordFormat, is_resign
@@ -40,17 +40,34 @@ def move_texts(size: int) -> tuple[bytes, ...]:
 COMPACT_FORM = "shapes"
 
 
+@dataclass(frozen=True)
+class CompactTexts:
+    """The compact legal-move form's parts for one board size, built once.
+
+    Placement ids run shape by shape (a shape is a piece in one orientation), so
+    sorted legal ids fall into runs of one shape. ``opening[pid]`` is the text that
+    starts a run at ``pid`` (closing the run before: the first one's closing is cut
+    off), ``following[pid]`` the text of ``pid`` further on in a run: its anchor, the
+    board index ``row * size + col`` of its top-left corner."""
+
+    shape_of: tuple[int, ...]
+    opening: tuple[bytes, ...]
+    following: tuple[bytes, ...]
+
+
+# what ``opening`` puts before a run's head: the end of the run before it
+_RUN_END = b"]}"
+_CUT = len(_RUN_END) + 1
+
+
 @cache
-def compact_texts(size: int) -> tuple[tuple[int, ...], tuple[bytes, ...], tuple[bytes, ...]]:
-    """The compact legal-move form's parts for a ``size`` board, built once: per placement
-    id its shape (a piece in one orientation) and its anchor (the index ``row * size +
-    col`` of its top-left corner) as text, and per shape the JSON text opening its group.
-    Placement ids run shape by shape, so sorted legal ids fall into runs of one shape."""
+def compact_texts(size: int) -> CompactTexts:
     table = placements(size)
     shape_ids: dict[tuple[str, tuple[tuple[int, int], ...]], int] = {}
     heads: list[bytes] = []
     shape_of: list[int] = []
-    anchors: list[bytes] = []
+    opening: list[bytes] = []
+    following: list[bytes] = []
     for pid, name in enumerate(table.name):
         xy = table.xy[pid]
         top, left = min(r for r, _ in xy), min(c for _, c in xy)
@@ -61,8 +78,30 @@ def compact_texts(size: int) -> tuple[tuple[int, ...], tuple[bytes, ...], tuple[
             cells = json.dumps([list(cell) for cell in key[1]], separators=(",", ":"))
             heads.append(f'{{"piece":"{name}","cells":{cells},"at":['.encode())
         shape_of.append(shape)
-        anchors.append(str(top * size + left).encode())
-    return tuple(shape_of), tuple(anchors), tuple(heads)
+        anchor = str(top * size + left).encode()
+        opening.append(_RUN_END + b"," + heads[shape] + anchor)
+        following.append(b"," + anchor)
+    return CompactTexts(tuple(shape_of), tuple(opening), tuple(following))
+
+
+def compact_shapes(size: int, ids: list[int]) -> bytes:
+    """The ``shapes`` list of the compact form of the sorted placement ids ``ids``."""
+    if not ids:
+        return b"[]"
+    texts = compact_texts(size)
+    shape_of, opening, following = texts.shape_of, texts.opening, texts.following
+    parts: list[bytes] = []
+    add = parts.append
+    last = -1
+    # a plain loop: measured three times faster than grouping the runs with groupby
+    for pid in ids:
+        shape = shape_of[pid]
+        if shape == last:
+            add(following[pid])
+        else:
+            add(opening[pid])
+            last = shape
+    return b"[" + b"".join(parts)[_CUT:] + _RUN_END + b"]"
 
 
 class BlokusEngine(Engine[State]):
@@ -136,16 +175,10 @@ class BlokusEngine(Engine[State]):
         come back in their usual order; early in a game this is about a third of the list.
         """
         size = state.layout.size
-        head = b'{"form":"%s","size":%d,"shapes":[' % (COMPACT_FORM.encode(), size)
+        head = b'{"form":"%s","size":%d,"shapes":' % (COMPACT_FORM.encode(), size)
         if seat not in rules.to_act(state):
-            return head + b"]}"
-        shape_of, anchors, heads = compact_texts(size)
-        anchor = anchors.__getitem__
-        groups = [
-            heads[shape] + b",".join(map(anchor, run)) + b"]}"
-            for shape, run in groupby(rules.legal_placements(state), shape_of.__getitem__)
-        ]
-        return head + b",".join(groups) + b"]}"
+            return head + b"[]}"
+        return head + compact_shapes(size, rules.legal_placements(state)) + b"}"
 
     def expand_compact(self, compact: JSON) -> list[JSON]:
         if compact.get("form") != COMPACT_FORM:

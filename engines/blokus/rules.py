@@ -78,6 +78,12 @@ class State:
     occupied: tuple[int, ...] = field(compare=False, repr=False)
     forbidden: tuple[int, ...] = field(compare=False, repr=False)
     attach: tuple[int, ...] = field(compare=False, repr=False)
+    # Each colour's legal placement ids, once asked for (``None``: not worked out). A
+    # placement carries them to the next state by filtering (``_carry``), so the
+    # moves of a game played move by move cost a fraction of a fresh search.
+    legal: tuple[tuple[int, ...] | None, ...] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def layout(self) -> Layout:
@@ -151,7 +157,19 @@ def legal_placements(state: State, colour: int | None = None) -> list[int]:
         colour = state.turn
         if colour is None:
             return []
-    return generate(state.table, state.forbidden[colour], state.attach[colour])
+    known = state.legal
+    if known is not None:
+        ids = known[colour]
+        if ids is not None:
+            return list(ids)
+    found = generate(state.table, state.forbidden[colour], state.attach[colour])
+    lists: list[tuple[int, ...] | None] = (
+        list(known) if known is not None else [None] * len(state.placed)
+    )
+    lists[colour] = tuple(found)
+    # a memo, not a change: the position is the same, only known better
+    object.__setattr__(state, "legal", tuple(lists))
+    return found
 
 
 def generate(table: Placements, forbidden: int, attach: int) -> list[int]:
@@ -222,6 +240,9 @@ def place(state: State, pid: int) -> State:
     )
     placed = list(state.placed)
     placed[colour] += (pid,)
+    legal = None
+    if state.legal is not None:
+        legal = _carry(state, pid, forbidden, attach)
     return State(
         state.variant,
         state.players,
@@ -232,7 +253,45 @@ def place(state: State, pid: int) -> State:
         tuple(occupied),
         tuple(forbidden),
         tuple(attach),
+        legal,
     )
+
+
+def _carry(
+    state: State, pid: int, forbidden: list[int], attach: list[int]
+) -> tuple[tuple[int, ...] | None, ...]:
+    """The legal lists ``state`` knows, after the colour to move places ``pid``.
+
+    Another colour loses exactly the placements that overlap the new piece: its
+    forbidden cells grow by those cells and its attach cells only shrink by them. The
+    placing colour loses those that overlap its newly forbidden cells and gains those
+    through its new attach cells (a placement through an attach cell it had already is
+    in its list, if still legal). Its first piece leaves the start points behind, so
+    after it the list is worked out afresh when asked for.
+    """
+    colour = state.turn
+    assert colour is not None and state.legal is not None
+    table = state.table
+    check = table.check_mask
+    cells = table.cell_mask[pid]
+    lists: list[tuple[int, ...] | None] = []
+    for other, ids in enumerate(state.legal):
+        if ids is None:
+            lists.append(None)
+        elif other != colour:
+            lists.append(tuple([p for p in ids if not check[p] & cells]))
+        elif not state.placed[colour]:
+            lists.append(None)
+        else:
+            newly = forbidden[colour] & ~state.forbidden[colour]
+            kept = [p for p in ids if not check[p] & newly]
+            fresh = attach[colour] & ~state.attach[colour]
+            if fresh:
+                before = attach[colour] & state.attach[colour]
+                gather(kept, table, forbidden[colour], fresh, forbidden[colour] | before)
+                kept.sort()
+            lists.append(tuple(kept))
+    return tuple(lists)
 
 
 def next_colour(colour: int, out: tuple[bool, ...]) -> int | None:

@@ -50,6 +50,7 @@ from engines.blokus.rules import State
 _PIECE_SHAPES: dict[str, list[list[int]]] = {
     name: [[r, c] for r, c in shape] for name, shape in zip(PIECE_NAMES, SHAPES, strict=True)
 }
+_PIECES = range(len(PIECE_NAMES))
 
 
 def board_rows(state: State) -> list[str]:
@@ -84,15 +85,19 @@ def view(state: State, seat: int | None) -> JSON:
 def _public(state: State) -> JSON:
     layout = state.layout
     table = state.table
-    scores = rules.colour_scores(state)
     owners = _owners(state)
     taken = 0
     for mask in state.occupied:
         taken |= mask
     colours: list[JSON] = []
+    scores: list[int] = []
     for colour, name in enumerate(layout.colours):
         ids = state.placed[colour]
-        left = rules.pieces_left(state, colour)
+        played = [table.piece[pid] for pid in ids]
+        score = rules.colour_score(played)
+        scores.append(score)
+        used = set(played)
+        left = [piece for piece in _PIECES if piece not in used]
         colours.append(
             {
                 "index": colour,
@@ -103,7 +108,7 @@ def _public(state: State) -> JSON:
                 "remaining": [PIECE_NAMES[piece] for piece in left],
                 "squares_left": sum(PIECE_SIZES[piece] for piece in left),
                 "placed": len(ids),
-                "score": scores[colour],
+                "score": score,
                 "out": state.out[colour],
                 "last_piece": table.name[ids[-1]] if ids else None,
                 "last_cells": table.coords(ids[-1]) if ids else [],
@@ -117,6 +122,10 @@ def _public(state: State) -> JSON:
             "name": layout.colours[turn],
             "seat": rules.controller(state, turn),
         }
+    seats = []
+    for seat in range(state.players):
+        owned = rules.owned_colours(state, seat)
+        seats.append({"seat": seat, "colours": owned, "score": sum(scores[c] for c in owned)})
     return {
         "variant": state.variant,
         "size": layout.size,
@@ -125,16 +134,14 @@ def _public(state: State) -> JSON:
         "you": None,
         "board": board_rows(state),
         "colours": colours,
-        "seats": [
-            {"seat": s, "colours": rules.owned_colours(state, s), "score": score}
-            for s, score in enumerate(rules.seat_scores(state))
-        ],
+        "seats": seats,
         "to_move": to_move,
         "over": turn is None,
         "start_points": [
             [r, c] for r, c in layout.starts if not taken >> (r * layout.size + c) & 1
         ],
-        "pieces": {name: [list(cell) for cell in cells] for name, cells in _PIECE_SHAPES.items()},
+        # the same lists in every view: a view is sent, never changed
+        "pieces": _PIECE_SHAPES,
     }
 
 

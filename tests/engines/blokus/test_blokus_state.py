@@ -98,3 +98,38 @@ def test_games_end_within_84_placements(game: Game) -> None:
         states = list(game(variant, players, False, seed))
         assert states[-1].turn is None
         assert len(states) - 1 == sum(len(ids) for ids in states[-1].placed) <= 84
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "free_corners"),
+    [("duo", 2, False), ("classic", 4, False), ("classic", 3, True), ("classic", 2, False)],
+)
+def test_legal_lists_carried_from_move_to_move_are_the_fresh_ones(
+    engine: BlokusEngine, variant: str, players: int, free_corners: bool
+) -> None:
+    """A state remembers the lists it was asked for and hands them on filtered: at every
+    position of a game each one equals a search from scratch, whichever colours' lists
+    were known before (some asked for, some not; the first piece starts afresh)."""
+    for seed in range(4):
+        state = engine.new_game(players, seed, {"variant": variant, "free_corners": free_corners})
+        moves = 0
+        while engine.to_act(state):
+            for colour in range(state.colours):
+                if (seed + moves + colour) % 3:
+                    rules.legal_placements(state, colour)
+            for colour in range(state.colours):
+                fresh = rules.generate(state.table, state.forbidden[colour], state.attach[colour])
+                assert rules.legal_placements(state, colour) == fresh, (seed, moves, colour)
+            seat = engine.to_act(state)[0]
+            options = engine.legal_moves(state, seat)
+            state = engine.play(state, seat, options[(seed * 7 + moves * 13) % len(options)])
+            moves += 1
+
+
+def test_a_list_handed_out_is_the_callers_own(engine: BlokusEngine) -> None:
+    state = engine.new_game(2, 1, {"variant": "duo"})
+    first = rules.legal_placements(state)
+    first.clear()
+    assert rules.legal_placements(state) == rules.generate(
+        state.table, state.forbidden[0], state.attach[0]
+    )
