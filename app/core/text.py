@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
+
 from app.core.errors import ApiError
 
 # explicit direction marks and overrides: they reorder the text around a name
@@ -26,6 +28,8 @@ BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
 CHAT_WHITESPACE = frozenset("\n\t")
 # room ids are URL-safe base64 (``secrets.token_urlsafe``), and the column holds 64
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# how JSON text writes a NUL (a text holding a backslash and "u0000" shows it too)
+NUL_ESCAPE = b"\\u0000"
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -59,7 +63,13 @@ def unstorable(value: Any) -> str | None:
 
 def check_json(value: Any) -> Any:
     """``value`` itself, or ``ValueError`` if it holds a string no database can keep."""
-    if unstorable(value) is not None:
+    # Most values are plainly fine: orjson writes them (it refuses lone surrogates) and
+    # its text holds no escaped NUL. Anything else is judged string by string.
+    try:
+        plain = NUL_ESCAPE not in orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        plain = False
+    if not plain and unstorable(value) is not None:
         raise ValueError("text must be valid Unicode without NUL or lone surrogates")
     return value
 

@@ -237,8 +237,11 @@ class Hub:
         messages = StateMessages(state, seats, online)
         # sockets of one seat that saw the same seq get the very same bytes
         encoded: dict[tuple[int | None, int, bool], str] = {}
-        for conn in behind:
-            seat = state.seat_with(conn.token_hash)
+        # whoever is to act now waits for this state the most: they get it first
+        acting = messages.to_act
+        placed = [(state.seat_with(conn.token_hash), conn) for conn in behind]
+        placed.sort(key=lambda pair: pair[0] not in acting)
+        for seat, conn in placed:
             if seat is None and conn.token_hash is not None:
                 # the host freed this token's seat: the token is worth nothing any more
                 with contextlib.suppress(Exception):

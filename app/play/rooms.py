@@ -124,10 +124,18 @@ Plan = Callable[[RoomState], Append]
 class Rooms:
     """The room use cases over one store; ``publish`` rings the doorbell after commit."""
 
-    def __init__(self, db: Store, publish: Publish, snapshot_every: int = 25) -> None:
+    def __init__(
+        self,
+        db: Store,
+        publish: Publish,
+        snapshot_every: int = 25,
+        bells_travel: bool = True,
+    ) -> None:
         self.db = db
         self.cache = StateCache()
         self._publish = publish
+        # bells reach other processes (Redis): a move's bell carries its events then
+        self.bells_travel = bells_travel
         self.snapshot_every = snapshot_every
         self.after_commit: list[Callable[[RoomState], None]] = []
         self.on_append: list[OnAppend] = []
@@ -192,6 +200,9 @@ class Rooms:
         cached = self.cache.get(room_id)
         if cached is None or not isinstance(events, list) or not events:
             return False
+        first = events[0]
+        if isinstance(first, dict) and first.get("seq") != cached.seq + 1:
+            return False  # heard already (this process rang it), or a gap: nothing to fold
         try:
             records = [store.event_from_bell(item) for item in events]
         except (KeyError, TypeError, ValueError) as exc:
@@ -265,7 +276,7 @@ class Rooms:
         # before them folds them in and pushes with no read of its own (``offer``);
         # others (a game's seed, a seat's token hash) stay in the log
         bell: dict[str, Any] = {"seq": new_state.seq}
-        if all(r.kind in BELL_CARRIES for r in records):
+        if self.bells_travel and all(r.kind in BELL_CARRIES for r in records):
             bell["events"] = [store.event_to_bell(r) for r in records]
         try:
             await self._publish(state.room.id, bell)

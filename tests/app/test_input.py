@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.core.config import Settings
+from app.core.text import check_json
 from app.services import create_app
 from tests.app.routes import fill, route_table
 from tests.calls import auth
@@ -548,3 +549,31 @@ def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(tmp_path: Path) 
         assert codes == [201, 201, 429]
     finally:
         proc.stop()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "a\x00b",
+        "\ud800",
+        {"piece\x00": "F"},
+        {"cells": [[1, 2]], "note": ["deep", {"er": "\udfff"}]},
+        {"big": 2**70, "text": "x\x00"},  # orjson can't write the number: judged slowly
+    ],
+)
+def test_check_json_refuses_every_string_no_database_keeps(value: Any) -> None:
+    with pytest.raises(ValueError, match="without NUL"):
+        check_json(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"piece": "F", "cells": [[3, 4], [4, 3]]},
+        "a backslash and u0000 written out: \\u0000",  # looks like the escape, is not NUL
+        {"big": 2**70, "name": "Zoë"},
+        {"deep": [[[["ok"]]]]},
+    ],
+)
+def test_check_json_keeps_what_every_database_keeps(value: Any) -> None:
+    assert check_json(value) is value

@@ -127,6 +127,8 @@ async def test_another_process_folds_the_events_its_bell_carries_and_reads_nothi
         bells.append(message)
 
     first.doorbell.listen(heard)
+    # the two share no Redis here: say bells travel, as they do with REDIS_URL
+    first.rooms.bells_travel = True
     await first.start()
     await second.start()
     try:
@@ -157,6 +159,12 @@ async def test_another_process_folds_the_events_its_bell_carries_and_reads_nothi
         assert not second.rooms.offer(room, [{"seq": moved.seq + 1}])
         assert not second.rooms.offer(room, "junk")
         assert (await second.rooms.at_least(room, moved.seq)).seq == moved.seq
+        # with no other process to hear it, a move's bell is bare: nobody folds its events
+        first.rooms.bells_travel = False
+        before = await first.rooms.load(room)
+        mover = before.engine.to_act(before.game)[0]
+        await first.rooms.move(room, tokens[mover], before.seq, {"n": 1})
+        assert bells[-1] == {"seq": before.seq + 1}
     finally:
         await first.stop()
         await second.stop()
