@@ -104,9 +104,7 @@ class Services:
         duty = Duty(redis, duty_key(settings.effective_database_url))
 
         # the use cases, and what is built on them
-        rooms = Rooms(
-            db, doorbell.publish, settings.snapshot_every, bells_travel=redis is not None
-        )
+        rooms = Rooms(db, doorbell.publish, settings.snapshot_every, bells_travel=redis is not None)
         seats = Seats(rooms)
         deadlines = Deadlines(rooms, settings.deadline_poll_seconds)
         aways = Aways(rooms)
