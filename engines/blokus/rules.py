@@ -62,6 +62,17 @@ GREEN = 3  # the shared colour of a three-player classic game
 
 
 @dataclass(frozen=True, slots=True)
+class Known:
+    """A colour's legal placement ids as they were when its masks were ``forbidden`` and
+    ``attach``, and whether it had placed a piece then."""
+
+    ids: tuple[int, ...]
+    forbidden: int
+    attach: int
+    started: bool
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """A Blokus position. ``placed[colour]`` lists that colour's placement ids in order.
 
@@ -78,12 +89,11 @@ class State:
     occupied: tuple[int, ...] = field(compare=False, repr=False)
     forbidden: tuple[int, ...] = field(compare=False, repr=False)
     attach: tuple[int, ...] = field(compare=False, repr=False)
-    # Each colour's legal placement ids, once asked for (``None``: not worked out). A
-    # placement carries them to the next state by filtering (``_carry``), so the
-    # moves of a game played move by move cost a fraction of a fresh search.
-    legal: tuple[tuple[int, ...] | None, ...] | None = field(
-        default=None, compare=False, repr=False
-    )
+    # Each colour's legal placement ids where they were last worked out in this game's
+    # line of play, with the masks they were worked out for (``Known``). Later states
+    # share them as they are; a colour's list is brought up to date when asked for
+    # (``legal_placements``), which costs a fraction of a fresh search.
+    legal: tuple[Known | None, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def layout(self) -> Layout:
@@ -157,18 +167,42 @@ def legal_placements(state: State, colour: int | None = None) -> list[int]:
         colour = state.turn
         if colour is None:
             return []
-    known = state.legal
-    if known is not None:
-        ids = known[colour]
-        if ids is not None:
-            return list(ids)
-    found = generate(state.table, state.forbidden[colour], state.attach[colour])
-    lists: list[tuple[int, ...] | None] = (
-        list(known) if known is not None else [None] * len(state.placed)
+    table = state.table
+    forbidden, attach = state.forbidden[colour], state.attach[colour]
+    started = bool(state.placed[colour])
+    known = state.legal[colour] if state.legal is not None else None
+    if known is None or known.started != started:
+        # none yet, or its first piece left the start points behind: a fresh search
+        found = generate(table, forbidden, attach)
+    elif known.forbidden == forbidden and known.attach == attach:
+        return list(known.ids)
+    else:
+        found = catch_up(table, known, forbidden, attach)
+    lists: list[Known | None] = (
+        list(state.legal) if state.legal is not None else [None] * len(state.placed)
     )
-    lists[colour] = tuple(found)
+    lists[colour] = Known(tuple(found), forbidden, attach, started)
     # a memo, not a change: the position is the same, only known better
     object.__setattr__(state, "legal", tuple(lists))
+    return found
+
+
+def catch_up(table: Placements, known: Known, forbidden: int, attach: int) -> list[int]:
+    """The legal ids now that the colour's masks are ``forbidden`` and ``attach``, from
+    those ``known`` for masks of the same game before.
+
+    Along a game a colour's forbidden cells only grow, and an attach cell only leaves
+    when it becomes forbidden (after the first piece). So a placement legal now either
+    goes through an attach cell it had then, and was legal then, or through a new one:
+    the known ones that miss the newly forbidden cells, and those the new cells open.
+    """
+    check = table.check_mask
+    newly = forbidden & ~known.forbidden
+    found = [pid for pid in known.ids if not check[pid] & newly] if newly else list(known.ids)
+    fresh = attach & ~known.attach
+    if fresh:
+        gather(found, table, forbidden, fresh, forbidden | (attach & known.attach))
+        found.sort()
     return found
 
 
@@ -240,9 +274,6 @@ def place(state: State, pid: int) -> State:
     )
     placed = list(state.placed)
     placed[colour] += (pid,)
-    legal = None
-    if state.legal is not None:
-        legal = _carry(state, pid, forbidden, attach)
     return State(
         state.variant,
         state.players,
@@ -253,45 +284,8 @@ def place(state: State, pid: int) -> State:
         tuple(occupied),
         tuple(forbidden),
         tuple(attach),
-        legal,
+        state.legal,
     )
-
-
-def _carry(
-    state: State, pid: int, forbidden: list[int], attach: list[int]
-) -> tuple[tuple[int, ...] | None, ...]:
-    """The legal lists ``state`` knows, after the colour to move places ``pid``.
-
-    Another colour loses exactly the placements that overlap the new piece: its
-    forbidden cells grow by those cells and its attach cells only shrink by them. The
-    placing colour loses those that overlap its newly forbidden cells and gains those
-    through its new attach cells (a placement through an attach cell it had already is
-    in its list, if still legal). Its first piece leaves the start points behind, so
-    after it the list is worked out afresh when asked for.
-    """
-    colour = state.turn
-    assert colour is not None and state.legal is not None
-    table = state.table
-    check = table.check_mask
-    cells = table.cell_mask[pid]
-    lists: list[tuple[int, ...] | None] = []
-    for other, ids in enumerate(state.legal):
-        if ids is None:
-            lists.append(None)
-        elif other != colour:
-            lists.append(tuple([p for p in ids if not check[p] & cells]))
-        elif not state.placed[colour]:
-            lists.append(None)
-        else:
-            newly = forbidden[colour] & ~state.forbidden[colour]
-            kept = [p for p in ids if not check[p] & newly]
-            fresh = attach[colour] & ~state.attach[colour]
-            if fresh:
-                before = attach[colour] & state.attach[colour]
-                gather(kept, table, forbidden[colour], fresh, forbidden[colour] | before)
-                kept.sort()
-            lists.append(tuple(kept))
-    return tuple(lists)
 
 
 def next_colour(colour: int, out: tuple[bool, ...]) -> int | None:

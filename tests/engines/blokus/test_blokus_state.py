@@ -107,9 +107,10 @@ def test_games_end_within_84_placements(game: Game) -> None:
 def test_legal_lists_carried_from_move_to_move_are_the_fresh_ones(
     engine: BlokusEngine, variant: str, players: int, free_corners: bool
 ) -> None:
-    """A state remembers the lists it was asked for and hands them on filtered: at every
-    position of a game each one equals a search from scratch, whichever colours' lists
-    were known before (some asked for, some not; the first piece starts afresh)."""
+    """A state remembers the lists it was asked for, later states bring them up to date
+    when asked: at every position of a game each one equals a search from scratch,
+    whichever colours' lists were known before and how many moves ago (some asked for,
+    some not; the first piece starts afresh)."""
     for seed in range(4):
         state = engine.new_game(players, seed, {"variant": variant, "free_corners": free_corners})
         moves = 0
