@@ -67,13 +67,15 @@ class Row:
 ALL3 = LANGUAGES
 NONE: tuple[str, ...] = ()
 STATES: list[Row] = [
-    # a waiting table: the host's settings and bot pickers, a seated player's "stand up",
-    # a watcher's "take seat"; the form to sit down
+    # a waiting table: the host's settings (players, options, the time per move and what
+    # happens when it is up, the stand-in's level) and bot pickers, a seated player's
+    # "stand up" and its question, a watcher's "take seat"; the form to sit down
     Row("waiting", ("m",), ("host", "player")),
     Row("waiting", ("maedn", "blokus"), ("host",), slow=True),
     Row("waiting", ("m",), ("spectator",), slow=True),
     Row("waiting", ("maedn", "blokus"), ("player", "spectator"), slow=True),
     Row("claim form", ("m",), ("spectator",), phone=NONE, slow=True),
+    Row("stand up dialog", ("m",), ("player",), phone=NONE),
     # a running game with people, a bot and a stand-in (Cleo left, a bot plays for her):
     # the host's "hand to a bot", "free the seat", "make host" (issue 26)
     Row("running", GAMES, ("host",), phone=ALL3),
@@ -110,6 +112,7 @@ STATES: list[Row] = [
     Row("finished", ("blokus",), ("player",), slow=True),
     Row("rematch bar", ("blokus",), ("host",), phone=NONE),
     Row("rematch bar", ("blokus",), ("player",), phone=NONE, slow=True),
+    Row("bot for the next game dialog", ("m",), ("player",), phone=NONE, slow=True),
     Row("aborted, rematch bar", ("m",), ("host",), phone=NONE, slow=True),
     # the replay page
     Row("replay, running", ("m",), ("spectator",), phone=NONE),
@@ -127,6 +130,7 @@ STATES: list[Row] = [
     *[
         Row(row.state, row.games, row.roles, languages=NONE, phone=("de", "fr"), slow=True)
         for row in (
+            Row("stand up dialog", ("m",), ("player",)),
             Row("hand over dialog", ("m",), ("host",)),
             Row("free a seat dialog", ("m",), ("host",)),
             Row("make host dialog", ("m",), ("host",)),
@@ -140,6 +144,7 @@ STATES: list[Row] = [
             Row("away until", ("m",), ("host", "player")),
             Row("finished", GAMES, ("host",)),
             Row("rematch bar", ("blokus",), ("host", "player")),
+            Row("bot for the next game dialog", ("m",), ("player",)),
             Row("replay, finished", GAMES, ("spectator",)),
             Row("imported", ("m",), ("host",)),
             Row("start page with tables", ("m",), ("player",)),
@@ -245,8 +250,9 @@ class Tables:
 
 
 def _waiting(t: Tables, game: str) -> Table:
-    """Four seats: Anna, Ben, a bot and one free."""
-    room, anna = t.create(game, 4, bots={"2": "random"})
+    """Four seats: Anna, Ben, a bot and one free; a day per move, so that the host's
+    settings show every control (what happens when the time is up shows only then)."""
+    room, anna = t.create(game, 4, bots={"2": "random"}, turn_seconds=86400)
     ben = t.claim(room, 1, "Ben")
     return Table(room, {"host": anna, "player": ben})
 
@@ -360,6 +366,8 @@ SETUPS: dict[str, Callable[[Tables, str], Table]] = {
 }
 SETUP_OF = {
     "claim form": "waiting",
+    "stand up dialog": "waiting",
+    "bot for the next game dialog": "finished",
     "running, a bot plays for me": "stood in",
     "hand over dialog": "running",
     "free a seat dialog": "running",
@@ -481,6 +489,7 @@ def _replay(page: Page, table: Table, tables: Tables) -> None:
 VISITS: dict[str, Visit] = {
     "waiting": Visit(room_path, lobby),
     "claim form": Visit(room_path, lobby, open=_take_seat),
+    "stand up dialog": Visit(room_path, lobby, open=dialog(".seat.you .stand-up")),
     "running": Visit(room_path, board),
     "running, a bot plays for me": Visit(room_path, lambda g: ".take-back"),
     "hand over dialog": Visit(room_path, board, open=dialog(".seat[data-seat='1'] .hand-over")),
@@ -501,6 +510,9 @@ VISITS: dict[str, Visit] = {
     "finished": Visit(room_path, lambda g: "#result h2"),
     "rematch bar": Visit(room_path, lambda g: "#result h2", open=_close_result),
     "aborted, rematch bar": Visit(room_path, lambda g: "#rematch-bar"),
+    "bot for the next game dialog": Visit(
+        room_path, lambda g: "#result h2", open=dialog(".seat.you .leave")
+    ),
     "replay, running": Visit(room_path, board, prepare=_replay),
     "replay, finished": Visit(room_path, board, prepare=_replay),
     "verify": Visit(room_path, board, open=_verify, prepare=_replay),
