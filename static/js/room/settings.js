@@ -20,7 +20,8 @@ import { choiceSelect, levelChoices, standInLevel } from "./levels.js";
  * @property {Record<string, unknown>} options
  * @property {number|null} turn_seconds
  * @property {"bot_move"|"bot_seat"} on_timeout  when the time is up: a bot plays that move, or the seat
- * @property {string} stand_in  the bot level that plays for whoever leaves, runs out of time or is handed over
+ * @property {string} [stand_in]  the bot level that plays for whoever leaves, runs out of time or is handed over
+ *   (left out: a game without bots)
  * @property {boolean} [confirm_moves] moves that can't be taken back ask for a second click
  *   (left out: as it was; a table that never chose confirms them when it has a time per move)
  */
@@ -115,7 +116,7 @@ export function settingsForm(room, info, t, onSave) {
             ),
             turn_seconds: time.value ? Number(time.value) : null,
             on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
-            stand_in: standIn.select.value,
+            ...(standIn.select.value ? { stand_in: standIn.select.value } : {}),
             ...(confirmTouched ? { confirm_moves: confirm.checked } : {}),
           });
         },
@@ -128,7 +129,7 @@ export function settingsForm(room, info, t, onSave) {
     onTimeoutField,
     h(
       "div",
-      { class: "settings-field settings-stand-in" },
+      { class: "settings-field settings-stand-in", hidden: !info.bots.length },
       h("label", { for: "settings-stand-in" }, t("lobby.stand_in")),
       standIn.select,
       standIn.about,
