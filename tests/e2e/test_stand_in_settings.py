@@ -8,14 +8,14 @@ tests/app/test_deadlines_live.py): nobody waits an hour for a move's time to run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.conftest import Person, people_on
 from tests.e2e.helpers import create_room
 from tests.server import ServerProcess
 
@@ -45,33 +45,14 @@ def timed_server(tmp_path: Path) -> Iterator[tuple[ServerProcess, Path]]:
 
 
 @pytest.fixture
-def people(
-    browser: Browser, timed_server: tuple[ServerProcess, Path]
-) -> Iterator[Callable[[str], Page]]:
+def people(browser: Browser, timed_server: tuple[ServerProcess, Path]) -> Iterator[Person]:
     """``people(path)`` opens a fresh browser context on the timed server."""
-    server, _ = timed_server
-    contexts: list[BrowserContext] = []
-    errors: list[str] = []
-
-    def open_person(path: str) -> Page:
-        context = browser.new_context(
-            base_url=server.url, viewport={"width": 1280, "height": 800}, locale="en-US"
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        page.goto(path)
-        return page
-
-    yield open_person
-    for context in contexts:
-        context.close()
-    assert not errors, "JavaScript errors in the page:\n" + "\n".join(errors)
+    with people_on(browser, timed_server[0].url) as open_person:
+        yield open_person
 
 
 def test_the_hosts_stand_in_level_plays_the_seat_handed_over_and_the_one_out_of_time(
-    timed_server: tuple[ServerProcess, Path], people: Callable[[str], Page]
+    timed_server: tuple[ServerProcess, Path], people: Person
 ) -> None:
     server, offset = timed_server
     host = people("/")
