@@ -398,7 +398,7 @@ class Visit:
     """Where the role's page goes, what it waits for, and what it clicks to get there."""
 
     path: Callable[[Table], str]
-    ready: Callable[[str], str]
+    ready: Callable[[str, str], str]  # (game, role) -> what shows once the state is drawn
     open: Callable[[Page], None] | None = None  # clicks, again in each language
     prepare: Callable[[Page, Table, Tables], None] | None = None  # once, before the languages
 
@@ -407,12 +407,19 @@ def room_path(table: Table) -> str:
     return f"/r/{table.room}"
 
 
-def board(game: str) -> str:
+def board(game: str, role: str) -> str:
     return BOARD[game]
 
 
-def lobby(game: str) -> str:
-    return "#lobby"
+def lobby(game: str, role: str) -> str:
+    """The waiting table; the host's, once their settings are drawn with every control
+    (they come with the game's list; what happens when the time is up shows only at a
+    table with a time per move)."""
+    return "#settings-on-timeout" if role == "host" else "#lobby"
+
+
+def at(selector: str) -> Callable[[str, str], str]:
+    return lambda game, role: selector
 
 
 def dialog(selector: str) -> Callable[[Page], None]:
@@ -491,7 +498,7 @@ VISITS: dict[str, Visit] = {
     "claim form": Visit(room_path, lobby, open=_take_seat),
     "stand up dialog": Visit(room_path, lobby, open=dialog(".seat.you .stand-up")),
     "running": Visit(room_path, board),
-    "running, a bot plays for me": Visit(room_path, lambda g: ".take-back"),
+    "running, a bot plays for me": Visit(room_path, at(".take-back")),
     "hand over dialog": Visit(room_path, board, open=dialog(".seat[data-seat='1'] .hand-over")),
     "free a seat dialog": Visit(room_path, board, open=dialog(".seat[data-seat='3'] .free-seat")),
     "make host dialog": Visit(room_path, board, open=dialog(".seat[data-seat='1'] .make-host")),
@@ -502,23 +509,23 @@ VISITS: dict[str, Visit] = {
     "notify me dialog": Visit(room_path, board, open=dialog("#notify-btn")),
     "install advice": Visit(room_path, board, open=_install_advice),
     "confirm move": Visit(room_path, board, open=_confirm_move),
-    "abort vote": Visit(room_path, lambda g: ".seat.you .abort"),
-    "take back alone": Visit(room_path, lambda g: "#undo-bar button"),
+    "abort vote": Visit(room_path, at(".seat.you .abort")),
+    "take back alone": Visit(room_path, at("#undo-bar button")),
     "take-back asked": Visit(room_path, board),
     "timed, away form": Visit(room_path, board, open=_away_form),
-    "away until": Visit(room_path, lambda g: ".seat-away-until"),
-    "finished": Visit(room_path, lambda g: "#result h2"),
-    "rematch bar": Visit(room_path, lambda g: "#result h2", open=_close_result),
-    "aborted, rematch bar": Visit(room_path, lambda g: "#rematch-bar"),
+    "away until": Visit(room_path, at(".seat-away-until")),
+    "finished": Visit(room_path, at("#result h2")),
+    "rematch bar": Visit(room_path, at("#result h2"), open=_close_result),
+    "aborted, rematch bar": Visit(room_path, at("#rematch-bar")),
     "bot for the next game dialog": Visit(
-        room_path, lambda g: "#result h2", open=dialog(".seat.you .leave")
+        room_path, at("#result h2"), open=dialog(".seat.you .leave")
     ),
     "replay, running": Visit(room_path, board, prepare=_replay),
     "replay, finished": Visit(room_path, board, prepare=_replay),
     "verify": Visit(room_path, board, open=_verify, prepare=_replay),
-    "imported": Visit(room_path, lambda g: ".history-import", prepare=_import),
-    "start page with tables": Visit(room_path, lambda g: "#my-games-list li", prepare=_go_home),
-    "gone": Visit(lambda t: "/r/no-such-table", lambda g: "#gone"),
+    "imported": Visit(room_path, at(".history-import"), prepare=_import),
+    "start page with tables": Visit(room_path, at("#my-games-list li"), prepare=_go_home),
+    "gone": Visit(lambda t: "/r/no-such-table", at("#gone")),
 }
 
 
@@ -593,7 +600,7 @@ def test_axe_finds_nothing(
             settle(page)
             page.locator("#lang").select_option(lang)
             expect(page.locator("html")).to_have_attribute("lang", lang)
-            expect(page.locator(visit.ready(game)).first).to_be_visible()
+            expect(page.locator(visit.ready(game, role)).first).to_be_visible()
             if visit.open is not None:
                 visit.open(page)
             for name in widths:
