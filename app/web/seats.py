@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from app.play.access import seat_in
 from app.play.deadlines import turn_seconds, with_clocks
 from app.play.schemas import ChangeSettings, HandHost, HandOver, Leave, Resign
+from app.play.table_settings import CHANGEABLE_RULES
 from app.play.views import room_info
 from app.web.deps import ERRORS, RoomId, Svc, Token, room_message, state_message
 
@@ -55,9 +56,7 @@ async def change_settings(
     room: RoomId, body: ChangeSettings, svc: Svc, token: Token
 ) -> dict[str, Any]:
     rules: dict[str, Any] = {
-        k: getattr(body, k)
-        for k in ("turn_seconds", "on_timeout", "stand_in", "confirm_moves")
-        if k in body.model_fields_set
+        k: getattr(body, k) for k in CHANGEABLE_RULES if k in body.model_fields_set
     }
     if rules.get("on_timeout", "") is None:
         del rules["on_timeout"]

@@ -12,7 +12,7 @@ import { renderAwayBox } from "./away.js";
 import { mergeSeats, renderCarry, seatsFromHash, hashWithoutSeats } from "./devicelink.js";
 import { keepMyGamesLive, renderMyGames } from "./mygames.js";
 import { startOfflineShell } from "./offline.js";
-import { botAbout, botLabel } from "./room/names.js";
+import { choiceOptions, choiceSelect, levelChoices, standInLevel } from "./room/levels.js";
 import { copyText } from "./room/share.js";
 import { toast, toastError } from "./toast.js";
 import { TURN_CHOICES, turnTimeLabel } from "./timeleft.js";
@@ -31,8 +31,6 @@ const nameInput = /** @type {HTMLInputElement} */ (byId("your-name"));
 const createBtn = /** @type {HTMLButtonElement} */ (byId("create-btn"));
 const turnTime = /** @type {HTMLSelectElement} */ (byId("turn-time"));
 const onTimeout = /** @type {HTMLSelectElement} */ (byId("on-timeout"));
-const standIn = /** @type {HTMLSelectElement} */ (byId("stand-in"));
-const standInAbout = byId("stand-in-about");
 const levels = byId("bot-levels");
 nameInput.value = pref("name") ?? "";
 
@@ -195,7 +193,7 @@ function renderSeatPlan() {
         },
       },
       h("option", { value: "" }, t("lobby.seat_friend")),
-      info.bots.map((b) => h("option", { value: b.name, title: botAbout(b.name, t) }, botLabel(b.name, t))),
+      choiceOptions(levelChoices(info.bots, t)),
     );
     select.value = choice.seats[seat] ?? "";
     rows.push(h("li", { class: "seat-row" }, h("label", { class: "seat-no", for: id }, t("seat.numbered", { n: seat + 1 })), select));
@@ -224,7 +222,7 @@ function renderLevels(bots) {
     h(
       "dl",
       {},
-      bots.flatMap((b) => [h("dt", {}, botLabel(b.name, t)), h("dd", {}, botAbout(b.name, t))]),
+      levelChoices(bots, t).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.about)]),
     ),
   );
 }
@@ -233,14 +231,11 @@ function renderLevels(bots) {
 function renderStandIn() {
   const info = games.find((g) => g.name === choice.game);
   if (!info) return;
-  const chosen = standIn.value;
-  standIn.replaceChildren(...info.bots.map((b) => h("option", { value: b.name, title: botAbout(b.name, t) }, botLabel(b.name, t))));
-  standIn.value = info.bots.some((b) => b.name === chosen) ? chosen : (info.bots[0]?.name ?? "");
-  standInAbout.textContent = botAbout(standIn.value, t);
+  const shown = /** @type {HTMLSelectElement} */ (byId("stand-in"));
+  const picker = choiceSelect("stand-in", levelChoices(info.bots, t), standInLevel({ stand_in: shown.value }, info.bots), ["stand-in-help"]);
+  shown.replaceWith(picker.select);
+  byId("stand-in-about").replaceWith(picker.about);
 }
-standIn.addEventListener("change", () => {
-  standInAbout.textContent = botAbout(standIn.value, t);
-});
 
 function render() {
   renderTurnTime();
@@ -276,7 +271,7 @@ form.addEventListener("submit", async (e) => {
       shuffle_seats: /** @type {HTMLInputElement} */ (byId("shuffle-seats")).checked,
       turn_seconds: turnTime.value ? Number(turnTime.value) : null,
       on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
-      stand_in: standIn.value || null,
+      stand_in: /** @type {HTMLSelectElement} */ (byId("stand-in")).value || null,
     });
     pref("name", name);
     store.set(created.room, { token: created.token, seat: created.seat, name, game: choice.game });

@@ -20,7 +20,8 @@ import { UnreadChat, titleWithUnread, watchChat } from "./room/unread.js";
 import { renderReplayExtras } from "./room/extras.js";
 import { SinceBoard } from "./room/sinceboard.js";
 import { describeEvent } from "./room/log.js";
-import { botAbout, botLabel, botLevel, seatNames } from "./room/names.js";
+import { seatNames } from "./room/names.js";
+import { levelChoices, standInLevel } from "./room/levels.js";
 import { resultHeadline, renderRematchBar, renderResult } from "./room/result.js";
 import { Announcer } from "./room/announce.js";
 import { renderClaimForm, renderSeats } from "./room/seats.js";
@@ -387,9 +388,7 @@ function renderSeatList() {
 function botChoice(label) {
   const room = current?.room;
   const bots = games.find((g) => g.name === room?.game)?.bots ?? [];
-  const chosen = typeof room?.rules?.stand_in === "string" ? botLevel(room.rules.stand_in) : null;
-  const value = chosen && bots.some((b) => b.name === chosen) ? chosen : (bots[0]?.name ?? "");
-  return { label, value, options: bots.map((b) => ({ value: b.name, label: botLabel(b.name, t), about: botAbout(b.name, t) })) };
+  return { label, value: standInLevel(room?.rules, bots), options: levelChoices(bots, t) };
 }
 
 async function resign() {

@@ -6,6 +6,7 @@ import de from "../js/locales/de.js";
 import fr from "../js/locales/fr.js";
 import { translate } from "../js/i18n.js";
 import { LEGACY_BOTS, botAbout, botLabel, botLevel, seatName } from "../js/room/names.js";
+import { levelChoices, standInLevel } from "../js/room/levels.js";
 
 const tables = { en, de, fr };
 /** @param {string} lang @returns {import("../js/i18n.js").Translate} */
@@ -43,4 +44,31 @@ test("a bot nobody knows keeps its id and has no description", () => {
   assert.equal(botLabel("clever", t), "Bot (clever)");
   assert.equal(botAbout("clever", t), "");
   assert.equal(botLevel("toString"), "toString", "an inherited name is no old bot name");
+});
+
+test("a picker lists the game's levels strongest first, each with what it is like", () => {
+  const bots = LEVELS.map((name) => ({ name, title: name }));
+  const choices = levelChoices(bots, tr("fr"));
+  assert.deepEqual(
+    choices.map((c) => [c.value, c.label]),
+    [
+      ["hard", "Robot difficile"],
+      ["medium", "Robot moyen"],
+      ["easy", "Robot facile"],
+    ],
+  );
+  assert.deepEqual(
+    choices.map((c) => c.about),
+    LEVELS.map((level) => botAbout(level, tr("fr"))),
+  );
+});
+
+test("the room's stand-in is preselected, else the strongest level", () => {
+  const bots = LEVELS.map((name) => ({ name }));
+  assert.equal(standInLevel({ stand_in: "easy" }, bots), "easy");
+  assert.equal(standInLevel({ stand_in: "strong" }, bots), "medium", "an old name as the level it stands for");
+  assert.equal(standInLevel({ stand_in: null }, bots), "hard");
+  assert.equal(standInLevel(undefined, bots), "hard");
+  assert.equal(standInLevel({ stand_in: "clever" }, bots), "hard", "a level the game lacks");
+  assert.equal(standInLevel({ stand_in: "easy" }, []), "");
 });

@@ -218,6 +218,40 @@ def test_a_room_whose_log_names_the_old_bots_plays_and_shows_their_levels(
     assert [e["bot"] for e in _stand_ins(client, room)] == ["easy"]
 
 
+def test_the_settings_forms_whole_answer_keeps_the_timeout_policy_and_the_stand_in(
+    client: TestClient,
+) -> None:
+    """The host's settings form sends every field it shows; null for what happens when
+    the time is up keeps it, null for the stand-in goes back to the strongest."""
+    created = client.post("/api/rooms", json={"game": "m", "players": 2, "name": "Anna"})
+    room, anna = created.json()["room"], created.json()["token"]
+    path = f"/api/rooms/{room}/settings"
+    form = {
+        "players": 2,
+        "options": {},
+        "turn_seconds": HOUR,
+        "on_timeout": "bot_seat",
+        "stand_in": "medium",
+    }
+    changed = client.post(path, json=form, headers=auth(anna))
+    assert changed.status_code == 200, changed.text
+    rules = client.get(f"/api/rooms/{room}").json()["rules"]
+    assert (rules["turn_seconds"], rules["on_timeout"], rules["stand_in"]) == (
+        HOUR,
+        "bot_seat",
+        "medium",
+    )
+    kept = client.post(path, json={"on_timeout": None, "stand_in": None}, headers=auth(anna))
+    assert kept.status_code == 200, kept.text
+    rules = client.get(f"/api/rooms/{room}").json()["rules"]
+    assert (rules["on_timeout"], rules["stand_in"]) == ("bot_seat", None)
+    events = client.get(f"/api/rooms/{room}/events").json()["events"]
+    assert [e["rules"]["stand_in"] for e in events if e["kind"] == ROOM_SETTINGS] == [
+        "medium",
+        None,
+    ]
+
+
 def _wait_for_my_turn(client: TestClient, room: str, token: str) -> dict[str, Any]:
     for _ in range(400):
         state: dict[str, Any] = client.get(f"/api/rooms/{room}/state", headers=auth(token)).json()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,10 @@ def browser() -> Iterator[Browser]:
 Person = Callable[..., Page]
 
 
-@pytest.fixture
-def person(browser: Browser, server: ServerProcess) -> Iterator[Person]:
-    """``person()`` opens a fresh browser context (its own storage) and returns its page."""
+@contextmanager
+def people_on(browser: Browser, base_url: str) -> Iterator[Person]:
+    """``person()`` of the block opens a fresh browser context (its own storage) on the
+    server at ``base_url`` and returns its page; a JavaScript error on any of them fails."""
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
@@ -58,7 +60,7 @@ def person(browser: Browser, server: ServerProcess) -> Iterator[Person]:
         path: str = "/", *, width: int = 1280, height: int = 800, locale: str = "en-US"
     ) -> Page:
         context = browser.new_context(
-            base_url=server.url, viewport={"width": width, "height": height}, locale=locale
+            base_url=base_url, viewport={"width": width, "height": height}, locale=locale
         )
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
@@ -67,7 +69,16 @@ def person(browser: Browser, server: ServerProcess) -> Iterator[Person]:
         page.goto(path)
         return page
 
-    yield open_person
-    for context in contexts:
-        context.close()
+    try:
+        yield open_person
+    finally:
+        for context in contexts:
+            context.close()
     assert not errors, "JavaScript errors in the page:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def person(browser: Browser, server: ServerProcess) -> Iterator[Person]:
+    """``person()`` opens a fresh browser context (its own storage) and returns its page."""
+    with people_on(browser, server.url) as open_person:
+        yield open_person

@@ -67,13 +67,15 @@ class Row:
 ALL3 = LANGUAGES
 NONE: tuple[str, ...] = ()
 STATES: list[Row] = [
-    # a waiting table: the host's settings and bot pickers, a seated player's "stand up",
-    # a watcher's "take seat"; the form to sit down
+    # a waiting table: the host's settings (players, options, the time per move and what
+    # happens when it is up, the stand-in's level) and bot pickers, a seated player's
+    # "stand up" and its question, a watcher's "take seat"; the form to sit down
     Row("waiting", ("m",), ("host", "player")),
     Row("waiting", ("maedn", "blokus"), ("host",), slow=True),
     Row("waiting", ("m",), ("spectator",), slow=True),
     Row("waiting", ("maedn", "blokus"), ("player", "spectator"), slow=True),
     Row("claim form", ("m",), ("spectator",), phone=NONE, slow=True),
+    Row("stand up dialog", ("m",), ("player",), phone=NONE),
     # a running game with people, a bot and a stand-in (Cleo left, a bot plays for her):
     # the host's "hand to a bot", "free the seat", "make host" (issue 26)
     Row("running", GAMES, ("host",), phone=ALL3),
@@ -110,6 +112,7 @@ STATES: list[Row] = [
     Row("finished", ("blokus",), ("player",), slow=True),
     Row("rematch bar", ("blokus",), ("host",), phone=NONE),
     Row("rematch bar", ("blokus",), ("player",), phone=NONE, slow=True),
+    Row("bot for the next game dialog", ("m",), ("player",), phone=NONE, slow=True),
     Row("aborted, rematch bar", ("m",), ("host",), phone=NONE, slow=True),
     # the replay page
     Row("replay, running", ("m",), ("spectator",), phone=NONE),
@@ -127,6 +130,7 @@ STATES: list[Row] = [
     *[
         Row(row.state, row.games, row.roles, languages=NONE, phone=("de", "fr"), slow=True)
         for row in (
+            Row("stand up dialog", ("m",), ("player",)),
             Row("hand over dialog", ("m",), ("host",)),
             Row("free a seat dialog", ("m",), ("host",)),
             Row("make host dialog", ("m",), ("host",)),
@@ -140,6 +144,7 @@ STATES: list[Row] = [
             Row("away until", ("m",), ("host", "player")),
             Row("finished", GAMES, ("host",)),
             Row("rematch bar", ("blokus",), ("host", "player")),
+            Row("bot for the next game dialog", ("m",), ("player",)),
             Row("replay, finished", GAMES, ("spectator",)),
             Row("imported", ("m",), ("host",)),
             Row("start page with tables", ("m",), ("player",)),
@@ -245,8 +250,9 @@ class Tables:
 
 
 def _waiting(t: Tables, game: str) -> Table:
-    """Four seats: Anna, Ben, a bot and one free."""
-    room, anna = t.create(game, 4, bots={"2": "random"})
+    """Four seats: Anna, Ben, a bot and one free; a day per move, so that the host's
+    settings show every control (what happens when the time is up shows only then)."""
+    room, anna = t.create(game, 4, bots={"2": "random"}, turn_seconds=86400)
     ben = t.claim(room, 1, "Ben")
     return Table(room, {"host": anna, "player": ben})
 
@@ -360,6 +366,8 @@ SETUPS: dict[str, Callable[[Tables, str], Table]] = {
 }
 SETUP_OF = {
     "claim form": "waiting",
+    "stand up dialog": "waiting",
+    "bot for the next game dialog": "finished",
     "running, a bot plays for me": "stood in",
     "hand over dialog": "running",
     "free a seat dialog": "running",
@@ -390,7 +398,7 @@ class Visit:
     """Where the role's page goes, what it waits for, and what it clicks to get there."""
 
     path: Callable[[Table], str]
-    ready: Callable[[str], str]
+    ready: Callable[[str, str], str]  # (game, role) -> what shows once the state is drawn
     open: Callable[[Page], None] | None = None  # clicks, again in each language
     prepare: Callable[[Page, Table, Tables], None] | None = None  # once, before the languages
 
@@ -399,12 +407,19 @@ def room_path(table: Table) -> str:
     return f"/r/{table.room}"
 
 
-def board(game: str) -> str:
+def board(game: str, role: str) -> str:
     return BOARD[game]
 
 
-def lobby(game: str) -> str:
-    return "#lobby"
+def lobby(game: str, role: str) -> str:
+    """The waiting table; the host's, once their settings are drawn with every control
+    (they come with the game's list; what happens when the time is up shows only at a
+    table with a time per move)."""
+    return "#settings-on-timeout" if role == "host" else "#lobby"
+
+
+def at(selector: str) -> Callable[[str, str], str]:
+    return lambda game, role: selector
 
 
 def dialog(selector: str) -> Callable[[Page], None]:
@@ -481,8 +496,9 @@ def _replay(page: Page, table: Table, tables: Tables) -> None:
 VISITS: dict[str, Visit] = {
     "waiting": Visit(room_path, lobby),
     "claim form": Visit(room_path, lobby, open=_take_seat),
+    "stand up dialog": Visit(room_path, lobby, open=dialog(".seat.you .stand-up")),
     "running": Visit(room_path, board),
-    "running, a bot plays for me": Visit(room_path, lambda g: ".take-back"),
+    "running, a bot plays for me": Visit(room_path, at(".take-back")),
     "hand over dialog": Visit(room_path, board, open=dialog(".seat[data-seat='1'] .hand-over")),
     "free a seat dialog": Visit(room_path, board, open=dialog(".seat[data-seat='3'] .free-seat")),
     "make host dialog": Visit(room_path, board, open=dialog(".seat[data-seat='1'] .make-host")),
@@ -493,20 +509,23 @@ VISITS: dict[str, Visit] = {
     "notify me dialog": Visit(room_path, board, open=dialog("#notify-btn")),
     "install advice": Visit(room_path, board, open=_install_advice),
     "confirm move": Visit(room_path, board, open=_confirm_move),
-    "abort vote": Visit(room_path, lambda g: ".seat.you .abort"),
-    "take back alone": Visit(room_path, lambda g: "#undo-bar button"),
+    "abort vote": Visit(room_path, at(".seat.you .abort")),
+    "take back alone": Visit(room_path, at("#undo-bar button")),
     "take-back asked": Visit(room_path, board),
     "timed, away form": Visit(room_path, board, open=_away_form),
-    "away until": Visit(room_path, lambda g: ".seat-away-until"),
-    "finished": Visit(room_path, lambda g: "#result h2"),
-    "rematch bar": Visit(room_path, lambda g: "#result h2", open=_close_result),
-    "aborted, rematch bar": Visit(room_path, lambda g: "#rematch-bar"),
+    "away until": Visit(room_path, at(".seat-away-until")),
+    "finished": Visit(room_path, at("#result h2")),
+    "rematch bar": Visit(room_path, at("#result h2"), open=_close_result),
+    "aborted, rematch bar": Visit(room_path, at("#rematch-bar")),
+    "bot for the next game dialog": Visit(
+        room_path, at("#result h2"), open=dialog(".seat.you .leave")
+    ),
     "replay, running": Visit(room_path, board, prepare=_replay),
     "replay, finished": Visit(room_path, board, prepare=_replay),
     "verify": Visit(room_path, board, open=_verify, prepare=_replay),
-    "imported": Visit(room_path, lambda g: ".history-import", prepare=_import),
-    "start page with tables": Visit(room_path, lambda g: "#my-games-list li", prepare=_go_home),
-    "gone": Visit(lambda t: "/r/no-such-table", lambda g: "#gone"),
+    "imported": Visit(room_path, at(".history-import"), prepare=_import),
+    "start page with tables": Visit(room_path, at("#my-games-list li"), prepare=_go_home),
+    "gone": Visit(lambda t: "/r/no-such-table", at("#gone")),
 }
 
 
@@ -581,7 +600,7 @@ def test_axe_finds_nothing(
             settle(page)
             page.locator("#lang").select_option(lang)
             expect(page.locator("html")).to_have_attribute("lang", lang)
-            expect(page.locator(visit.ready(game)).first).to_be_visible()
+            expect(page.locator(visit.ready(game, role)).first).to_be_visible()
             if visit.open is not None:
                 visit.open(page)
             for name in widths:

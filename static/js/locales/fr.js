@@ -88,7 +88,7 @@ export default {
   "room.no_renderer": "Cette page ne sait pas encore afficher {game}.",
 
   "lobby_room.title": "En attente de joueurs",
-  "lobby_room.seated": "{taken} places prises sur {total}.",
+  "lobby_room.seated": "Places prises : {taken} sur {total}.",
   "lobby_room.take_seat": "Pour jouer, prenez une place libre dans la liste des joueurs, ou regardez simplement.",
   "lobby_room.to_seats": "Voir les places",
   "lobby_room.watching": "Toutes les places sont prises : vous regardez.",

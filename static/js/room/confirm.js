@@ -2,9 +2,10 @@
 /** A modal question with two buttons, for changes that are hard to undo. */
 
 import { h } from "../dom.js";
+import { choiceSelect } from "./levels.js";
 
 /**
- * @typedef {{label: string, options: {value: string, label: string, about?: string}[], value: string}} Choice
+ * @typedef {{label: string, options: import("./levels.js").Pick[], value: string}} Choice
  * A pick the person makes along with the answer (which bot plays for them, say); an
  * option's ``about`` is shown under the list while it is chosen.
  */
@@ -35,24 +36,7 @@ export function confirmChoice(words, choice) {
  */
 function ask({ title, text, confirm, cancel }, choice) {
   return new Promise((resolve) => {
-    const select = choice
-      ? /** @type {HTMLSelectElement} */ (
-          h(
-            "select",
-            { id: "confirm-choice", "aria-describedby": "confirm-choice-about" },
-            choice.options.map((o) => h("option", { value: o.value, title: o.about ?? "" }, o.label)),
-          )
-        )
-      : null;
-    const about = h("p", { id: "confirm-choice-about", class: "muted small choice-about" });
-    const explain = () => {
-      about.textContent = choice?.options.find((o) => o.value === select?.value)?.about ?? "";
-    };
-    if (select && choice) {
-      select.value = choice.value;
-      select.addEventListener("change", explain);
-      explain();
-    }
+    const picker = choice ? choiceSelect("confirm-choice", choice.options, choice.value) : null;
     const dialog = /** @type {HTMLDialogElement} */ (
       h(
         "dialog",
@@ -62,7 +46,7 @@ function ask({ title, text, confirm, cancel }, choice) {
         h(
           "form",
           { method: "dialog" },
-          select && choice ? h("div", { class: "confirm-choice" }, h("label", { for: "confirm-choice" }, choice.label), select, about) : null,
+          picker && choice ? h("div", { class: "confirm-choice" }, h("label", { for: "confirm-choice" }, choice.label), picker.select, picker.about) : null,
           h(
             "div",
             { class: "confirm-actions" },
@@ -73,7 +57,7 @@ function ask({ title, text, confirm, cancel }, choice) {
       )
     );
     dialog.addEventListener("close", () => {
-      resolve(dialog.returnValue === "ok" ? (select?.value ?? "") : null);
+      resolve(dialog.returnValue === "ok" ? (picker?.select.value ?? "") : null);
       dialog.remove();
     });
     document.body.append(dialog);

@@ -7,7 +7,8 @@
 
 import { formatAway } from "../away.js";
 import { h } from "../dom.js";
-import { botAbout, botLabel, seatNames } from "./names.js";
+import { choiceOptions, levelChoices } from "./levels.js";
+import { seatNames } from "./names.js";
 import { standInActions, standInNote } from "./standin.js";
 
 /** @typedef {import("../messages.js").StateMessage} StateMessage */
@@ -59,7 +60,7 @@ export function renderSeats(list, state, ctx) {
             on: { change: () => onSetBot(i, select.value || null) },
           },
           h("option", { value: "" }, t("seat.bot_none")),
-          bots.map((b) => h("option", { value: b.name, title: botAbout(b.name, t) }, botLabel(b.name, t))),
+          choiceOptions(levelChoices(bots, t)),
         );
         select.value = seat.bot ?? "";
         action = h("span", { class: "seat-actions" }, action, select);

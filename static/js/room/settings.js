@@ -1,12 +1,14 @@
 // @ts-check
 /**
- * The host's settings of a waiting table: how many players, the game's options and
- * the time per move, changed until the game starts. The server checks every value;
+ * The host's settings of a waiting table: how many players, the game's options, the
+ * time per move and what happens when it is up, and the bot level that plays for
+ * whoever is away, changed until the game starts. The server checks every value;
  * this only offers the choices the game lists.
  */
 
 import { h } from "../dom.js";
 import { TURN_CHOICES, turnTimeLabel } from "../timeleft.js";
+import { choiceSelect, levelChoices, standInLevel } from "./levels.js";
 
 /** @typedef {import("../messages.js").StateMessage} StateMessage */
 /** @typedef {import("../i18n.js").Translate} Translate */
@@ -17,6 +19,9 @@ import { TURN_CHOICES, turnTimeLabel } from "../timeleft.js";
  * @property {number} players
  * @property {Record<string, unknown>} options
  * @property {number|null} turn_seconds
+ * @property {"bot_move"|"bot_seat"} on_timeout  when the time is up: a bot plays that move, or the seat
+ * @property {string} [stand_in]  the bot level that plays for whoever leaves, runs out of time or is handed over
+ *   (left out: a game without bots)
  * @property {boolean} [confirm_moves] moves that can't be taken back ask for a second click
  *   (left out: as it was; a table that never chose confirms them when it has a time per move)
  */
@@ -72,6 +77,17 @@ export function settingsForm(room, info, t, onSave) {
     )
   );
   time.value = room.rules?.turn_seconds ? String(room.rules.turn_seconds) : "";
+  const onTimeout = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "settings-on-timeout" },
+      ["bot_move", "bot_seat"].map((policy) => h("option", { value: policy }, t(`lobby.on_timeout.${policy}`))),
+    )
+  );
+  onTimeout.value = room.rules?.on_timeout === "bot_seat" ? "bot_seat" : "bot_move";
+  // what happens when the time is up matters only with a time per move
+  const onTimeoutField = h("span", { class: "settings-field", hidden: !time.value }, h("label", { for: "settings-on-timeout" }, t("lobby.on_timeout")), onTimeout);
+  const standIn = choiceSelect("settings-stand-in", levelChoices(info.bots, t), standInLevel(room.rules, info.bots), ["settings-stand-in-help"]);
   const chosen = room.rules?.confirm_moves;
   const confirm = /** @type {HTMLInputElement} */ (
     h("input", { type: "checkbox", id: "settings-confirm", checked: chosen == null ? Boolean(room.rules?.turn_seconds) : Boolean(chosen) })
@@ -83,6 +99,7 @@ export function settingsForm(room, info, t, onSave) {
   // not chosen yet: it follows the time per move, as the server's default does
   time.addEventListener("change", () => {
     if (chosen == null && !confirmTouched) confirm.checked = Boolean(time.value);
+    onTimeoutField.hidden = !time.value;
   });
   const form = h(
     "form",
@@ -98,6 +115,8 @@ export function settingsForm(room, info, t, onSave) {
               Object.entries(inputs).map(([name, input]) => [name, input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value]),
             ),
             turn_seconds: time.value ? Number(time.value) : null,
+            on_timeout: onTimeout.value === "bot_seat" ? "bot_seat" : "bot_move",
+            ...(standIn.select.value ? { stand_in: standIn.select.value } : {}),
             ...(confirmTouched ? { confirm_moves: confirm.checked } : {}),
           });
         },
@@ -107,6 +126,15 @@ export function settingsForm(room, info, t, onSave) {
     h("span", { class: "settings-field" }, h("label", { for: "settings-players" }, t("lobby.players")), players),
     ...options,
     h("span", { class: "settings-field" }, h("label", { for: "settings-time" }, t("lobby.turn_time")), time),
+    onTimeoutField,
+    h(
+      "div",
+      { class: "settings-field settings-stand-in", hidden: !info.bots.length },
+      h("label", { for: "settings-stand-in" }, t("lobby.stand_in")),
+      standIn.select,
+      standIn.about,
+      h("p", { id: "settings-stand-in-help", class: "muted small" }, t("lobby.stand_in_help")),
+    ),
     h("label", { class: "check settings-field" }, confirm, h("span", {}, t("settings.confirm_moves"))),
     h("button", { type: "submit", class: "btn btn-small", id: "settings-save" }, t("settings.save")),
   );
