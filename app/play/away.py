@@ -220,6 +220,8 @@ class Aways:
 
     async def within(self, session: Any, before: RoomState, after: RoomState) -> None:
         """Keep the ``aways`` rows of the room as the log has them."""
+        if before.seats is after.seats:
+            return  # a move or a chat line leaves the seats as they were
         if away_records(before) != away_records(after):
             await store.replace_aways(session, after.room.id, away_records(after))
 

@@ -195,8 +195,8 @@ class Deadlines:
 
     async def _sync_stand_ins(self, session: Any, before: RoomState, after: RoomState) -> None:
         """Mirror stand-ins in the seats table, so bots pick up after a restart."""
-        if len(before.seats) != len(after.seats):
-            return
+        if before.seats is after.seats or len(before.seats) != len(after.seats):
+            return  # a move or a chat line leaves the seats as they were
         for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
             if old.stand_in != new.stand_in:
                 await store.set_stand_in(session, after.room.id, index, new.stand_in)
