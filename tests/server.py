@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -47,9 +47,15 @@ class ServerProcess:
     """Start, stop and restart the app as its own process, on one database."""
 
     def __init__(
-        self, data_dir: Path, env: Mapping[str, str] | None = None, port: int | None = None
+        self,
+        data_dir: Path,
+        env: Mapping[str, str] | None = None,
+        port: int | None = None,
+        prefix: Sequence[str] = (),
     ) -> None:
         self.data_dir = data_dir
+        # a command the server runs under (a profiler), before the interpreter
+        self.prefix = list(prefix)
         self.port = port or free_port()
         self.env = {
             **os.environ,
@@ -80,7 +86,11 @@ class ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
+                [
+                    *self.prefix,
+                    sys.executable,
+                    *("-m", "app", "--host", "127.0.0.1", "--port", str(self.port)),
+                ],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,
