@@ -16,7 +16,7 @@ import contextvars
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.core.errors import busy
 from app.play.tables import Away, Deadline, Event, Room, Seat, Snapshot
 
 log = logging.getLogger(__name__)
@@ -359,6 +360,24 @@ class Store:
         finally:
             mark.open = False
             _inside.reset(token)
+
+    async def retried(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """``work`` in a transaction of its own, tried again from the start when PostgreSQL
+        ends the transaction as one of two that wait on each other: one of two writers
+        that took the same rows in another order goes on, the other waits its turn. Past
+        ``TRANSACTION_TRIES`` lost races, 409 ``busy``. ``work`` must be safe to run
+        again: nothing it did in a transaction that ended was kept."""
+        for _ in range(TRANSACTION_TRIES):
+            try:
+                async with self.transaction() as session:
+                    return await work(session)
+            except Conflict:
+                continue
+        raise busy()
+
+
+# how often ``Store.retried`` tries a transaction PostgreSQL ended as a deadlock's victim
+TRANSACTION_TRIES = 8
 
 
 def _room(row: Room) -> RoomRecord:

@@ -203,8 +203,9 @@ async def get_alerts(room: str, svc: Svc, token: Token) -> dict[str, Any]:
 @router.put("/lang", summary="The language of the caller's alerts")
 async def set_lang(room: str, body: SetLang, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    async with svc.rooms.db.transaction() as session:
-        await alert_store.save_seat_settings(session, room, person, body.lang)
+    await svc.rooms.db.retried(
+        lambda session: alert_store.save_seat_settings(session, room, person, body.lang)
+    )
     return await _settings(svc, room, seat, person)
 
 
@@ -244,8 +245,9 @@ def push_writer(
 async def remove_push(room: str, body: RemovePush, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     _address(body.endpoint, "bad_subscription", "A push endpoint")
-    async with svc.rooms.db.transaction() as session:
-        await alert_store.remove_channels(session, room, person, "push", body.endpoint)
+    await svc.rooms.db.retried(
+        lambda session: alert_store.remove_channels(session, room, person, "push", body.endpoint)
+    )
     return await _settings(svc, room, seat, person)
 
 
@@ -290,8 +292,9 @@ async def set_email(room: str, body: SetEmail, svc: Svc, token: Token) -> dict[s
 @router.delete("/email", summary="Remove the e-mail address")
 async def remove_email(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
-    async with svc.rooms.db.transaction() as session:
-        await alert_store.remove_channels(session, room, person, "email", None)
+    await svc.rooms.db.retried(
+        lambda session: alert_store.remove_channels(session, room, person, "email", None)
+    )
     return await _settings(svc, room, seat, person)
 
 
@@ -312,8 +315,9 @@ async def set_kinds(room: str, body: SetKinds, svc: Svc, token: Token) -> dict[s
     if body.channel == "webhook":
         await _host(svc, room, person)
         owner = None
-    async with svc.rooms.db.transaction() as session:
-        changed = await alert_store.choose_kinds(session, room, owner, body.channel, chosen)
+    changed = await svc.rooms.db.retried(
+        lambda session: alert_store.choose_kinds(session, room, owner, body.channel, chosen)
+    )
     if not changed:
         raise ApiError(
             409, "no_channel", f"Set up {body.channel} alerts first, then choose what they say."
@@ -332,7 +336,7 @@ async def stop_mails_link(
 async def stop_mails(
     room: str, svc: Svc, key: Annotated[str, Query(max_length=100)]
 ) -> HTMLResponse:
-    async with svc.rooms.db.transaction() as session:
+    async def stop(session: Any) -> Any:
         # a key no database can hold (NUL, a broken character) is no seat's key
         mine = await alert_store.seat_by_stop_key(session, room, key) if storable(key) else None
         if mine is not None:
@@ -340,6 +344,9 @@ async def stop_mails(
             if kept is not None and not kept.confirmed:  # a request for many tables: all go
                 await alert_store.drop_group(session, kept.id)
             await alert_store.remove_channels(session, room, mine.token_hash, "email", None)
+        return mine
+
+    mine = await svc.rooms.db.retried(stop)
     lang = mine.lang if mine else "en"
     return alert_pages.page(
         lang,
@@ -384,13 +391,17 @@ async def confirm_page(room: str, svc: Svc, key: ConfirmKey) -> HTMLResponse:
     response_class=HTMLResponse,
 )
 async def confirm_address(room: str, svc: Svc, key: ConfirmKey) -> HTMLResponse:
-    async with svc.rooms.db.transaction() as session:
+    async def confirm(session: Any) -> tuple[HTMLResponse | None, Any, str]:
         found, lang = await _confirmation(session, room, key)
         refused = _refused(room, found, lang)
         if refused is not None:
-            return refused
+            return refused, None, lang
         assert found is not None
-        tables = await alert_store.confirm_group(session, found.channel_id, clock.now())
+        return None, await alert_store.confirm_group(session, found.channel_id, clock.now()), lang
+
+    refused, tables, lang = await svc.rooms.db.retried(confirm)
+    if refused is not None:
+        return refused
     return alert_pages.page(
         lang,
         room,
@@ -460,8 +471,9 @@ async def set_webhook(room: str, body: SetWebhook, svc: Svc, token: Token) -> di
 async def remove_webhook(room: str, svc: Svc, token: Token) -> dict[str, Any]:
     seat, person = await _person(svc, room, token)
     await _host(svc, room, person)
-    async with svc.rooms.db.transaction() as session:
-        await alert_store.remove_channels(session, room, None, "webhook", None)
+    await svc.rooms.db.retried(
+        lambda session: alert_store.remove_channels(session, room, None, "webhook", None)
+    )
     return await _settings(svc, room, seat, person)
 
 
@@ -470,8 +482,7 @@ async def with_alerts_on(svc: Backend, room: str, write: Callable[[Any], Awaitab
     the same transaction: moves skip all alert work in rooms without it, and a move
     raced against this is tried again on the state that has it."""
     if (await svc.rooms.load(room)).alerts:
-        async with svc.rooms.db.transaction() as session:
-            await write(session)
+        await svc.rooms.db.retried(write)
         return
     await svc.rooms.note(room, ALERTS_ON, write)
 

@@ -15,9 +15,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.core.config import Settings
-from app.core.errors import ApiError
+from app.core.errors import ApiError, busy
 from app.core.limits import BodyLimit, SecurityHeaders
 from app.core.logs import RequestContext
+from app.play.store import Conflict
 from app.web import health
 from app.web.alerts import router as alerts_router
 from app.web.all_tables import router as all_tables_router
@@ -104,6 +105,13 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(Conflict)
+    async def lost_race(_: Request, exc: Conflict) -> JSONResponse:
+        # a write the database ended as a deadlock's victim, not tried again: the caller
+        # may, and nothing of it was kept
+        refused = busy()
+        return JSONResponse(refused.body(), status_code=refused.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

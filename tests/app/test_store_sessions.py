@@ -13,13 +13,16 @@ import asyncio
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from app.core.db import make_sessionmaker
+from app.core.errors import ApiError
 from app.history.replay import Replays
 from app.play import store
 from app.play.rooms import RoomRules
 from app.play.state import RoomState
 from app.play.store import NestedTransaction, Store
+from app.play.tables import Seat
 from app.services import Services
 
 # a hang guard: a deadlock fails here in seconds instead of stalling the run
@@ -163,3 +166,59 @@ async def test_two_writes_of_one_room_that_wait_on_each_other_end_in_a_conflict(
             takes_the_seq_first(), takes_the_seat_first(), return_exceptions=True
         )
     assert sorted(type(r).__name__ for r in results) == ["Conflict", "str"], results
+
+
+async def test_a_retried_write_that_a_deadlock_ended_is_tried_again_and_kept(
+    services: Services,
+) -> None:
+    """PostgreSQL only: two writes take two seat rows in opposite orders, so PostgreSQL
+    ends one of them. ``Store.retried`` runs the ended one again from the start, after
+    the other has committed: both writes are kept, nobody gets a 500."""
+    if services.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite runs one writing transaction at a time")
+    state, _ = await _room(services)
+    room = state.room.id
+    db = Store(make_sessionmaker(services.engine))
+    first_holds, second_holds = asyncio.Event(), asyncio.Event()
+    tries = {"first": 0, "second": 0}
+
+    async def first(session: Any) -> str:
+        tries["first"] += 1
+        await store.set_stand_in(session, room, 0, "random")
+        first_holds.set()
+        await second_holds.wait()
+        await store.set_stand_in(session, room, 1, "random")
+        return "first"
+
+    async def second(session: Any) -> str:
+        tries["second"] += 1
+        await first_holds.wait()
+        await store.set_stand_in(session, room, 1, "strong")
+        second_holds.set()
+        await store.set_stand_in(session, room, 0, "strong")
+        return "second"
+
+    async with asyncio.timeout(GUARD):
+        done = await asyncio.gather(db.retried(first), db.retried(second))
+    assert done == ["first", "second"]
+    assert sorted(tries.values()) == [1, 2], tries  # the deadlock's victim ran twice
+    async with db.transaction() as session:
+        rows = await session.execute(
+            select(Seat.seat, Seat.stand_in).where(Seat.room_id == room).order_by(Seat.seat)
+        )
+        stand_ins = [stand_in for _, stand_in in rows]
+    # whichever went second wrote last, both seats alike: nothing of the ended try stayed
+    assert stand_ins[0] == stand_ins[1] in ("random", "strong")
+
+
+async def test_retried_gives_up_busy_after_its_tries(services: Services) -> None:
+    calls = 0
+
+    async def always_lost(session: Any) -> None:
+        nonlocal calls
+        calls += 1
+        raise store.Conflict("lost again")
+
+    with pytest.raises(ApiError) as refused:
+        await services.rooms.db.retried(always_lost)
+    assert refused.value.code == "busy" and calls == store.TRANSACTION_TRIES
