@@ -8,7 +8,11 @@ guided by cheap move features rather than uniform chance:
   corners taken, teammates' corners spared, the way to the centre in the opening),
   keeps the best ``_WIDTH`` and turns the scores into priors for a PUCT rule.
   Progressive widening lets a node consider only its first few children at first
-  and more as its visit count grows.
+  and more as its visit count grows. On Duo's board the priors add two features in
+  the spirit of Pentobi's: squares beside a rival's corners (``_DUO_NEAR``; a piece
+  there narrows what fits the rival) and the free squares a placement closes to its
+  own colour (``_DUO_SELF``); measured against Pentobi's GTP engine
+  (docs/benchmarks.md "Bot levels: Blokus").
 - Playouts pick each move by a small tournament: a few legal placements drawn at
   random, the best by the same features (cheaper ones) wins. Big pieces go first,
   as good players place them.
@@ -49,9 +53,10 @@ from engines.blokus.pieces import (
 )
 from engines.blokus.rules import GREEN, State, gather
 
-# Chosen so that a typical move takes well under a second on the project's
-# machine (docs/benchmarks.md "Bot levels: Blokus"); the time cap guards the rest.
-HARD_BUDGET = Budget(iterations=150, seconds=1.0)
+# Iterations: enough that Duo's middle game uses most of the second; the opening (and
+# much of a 20x20 game) stops at the time cap, which keeps every move under a second
+# on the project's machine (docs/benchmarks.md "Bot levels: Blokus").
+HARD_BUDGET = Budget(iterations=600, seconds=0.9)
 
 _WIDTH = 24  # children kept per node, best priors first
 _WIDEN = 3  # children open at a node's first visit; one more per doubling of visits
@@ -61,6 +66,8 @@ _TOURNAMENT = 6  # placements drawn per playout move
 _MARGIN_WEIGHT = 0.1  # share of a playout's value that the score margin decides
 _CUT = 24  # four-colour boards: playout moves before the evaluation decides
 _CORNER_WEIGHT = 1.0  # squares an open corner of one's own is worth at the cut
+_DUO_NEAR = 8  # Duo priors: per empty square beside a rival's corner a placement covers
+_DUO_SELF = 2  # Duo priors: per free square it closes to its own colour (edge contact)
 
 _MASK64 = (1 << 64) - 1
 _REFILL = 1 << 16  # fewer random bits left than this: draw a fresh word
@@ -236,6 +243,30 @@ def feature_scores(
     distance = centre_distance(table.size)
     cell_mask, adj, corner, piece = table.cell_mask, table.adj, table.corner, table.piece
     scores = []
+    if variant.colours == 2:
+        # Duo: also count the squares beside a rival's corners that both colours may
+        # still use (a piece there narrows what fits the rival's corner) and the free
+        # squares a placement closes to its own colour by touching them along an edge.
+        taken = 0
+        for mask in board.forbidden:
+            taken |= mask
+        rival_near = edge_neighbours(table, rivals) & ~taken & ~rivals
+        free = ~forbidden & table.board
+        for pid in ids:
+            cells = cell_mask[pid]
+            near = adj[pid]
+            score = (
+                12 * PIECE_SIZES[piece[pid]]
+                + 3 * (corner[pid] & ~(forbidden | near | cells | attach)).bit_count()
+                - 2 * (attach & (cells | near)).bit_count()
+                + 4 * (rivals & cells).bit_count()
+                + _DUO_NEAR * (rival_near & cells).bit_count()
+                - _DUO_SELF * (free & near).bit_count()
+            )
+            if opening:
+                score -= 6 * distance[pid]
+            scores.append(score)
+        return scores
     for pid in ids:
         cells = cell_mask[pid]
         near = adj[pid]
@@ -252,6 +283,26 @@ def feature_scores(
             score -= 6 * distance[pid]
         scores.append(score)
     return scores
+
+
+def edge_neighbours(table: Placements, mask: int) -> int:
+    """The squares beside (not diagonal to) those of ``mask``, on the board."""
+    size = table.size
+    not_first, not_last = _edge_masks(size)
+    mask &= table.board
+    vertical = mask >> size | (mask << size) & table.board
+    return (vertical | (mask & not_last) << 1 | (mask & not_first) >> 1) & ~mask
+
+
+@cache
+def _edge_masks(size: int) -> tuple[int, int]:
+    """The board without its first column, and without its last."""
+    board = (1 << (size * size)) - 1
+    first = last = 0
+    for r in range(size):
+        first |= 1 << (r * size)
+        last |= 1 << (r * size + size - 1)
+    return board & ~first, board & ~last
 
 
 @cache

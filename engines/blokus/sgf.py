@@ -21,7 +21,7 @@ from typing import Any
 
 from engines import get_engine
 from engines.base import RecordFormat, UnreadableFile
-from engines.blokus.pieces import placements
+from engines.blokus.pieces import Placements, placements
 from engines.blokus.rules import LAYOUTS
 
 MEDIA_TYPE = "application/x-blokus-sgf"
@@ -78,6 +78,32 @@ def cell(size: int, text: str) -> list[int]:
     if not (0 <= c < size and 1 <= row <= size):
         raise _bad(f"The point {_shown(text)} is off the {size}x{size} board.")
     return [size - row, c]
+
+
+def move_text(table: Placements, pid: int) -> str:
+    """A placement in Pentobi's move notation (a ``.blksgf`` move value, and the moves of
+    its GTP engine): the covered squares comma-separated, lowest row first."""
+    cells = sorted(table.xy[pid], key=lambda rc: (-rc[0], rc[1]))
+    return ",".join(point(table.size, r, c) for r, c in cells)
+
+
+def placement_of(table: Placements, text: str) -> int:
+    """The placement id a move in Pentobi's notation names (squares in any order, any
+    case, spaces around them ignored); ``SgfError`` if they are no placement."""
+    points = [part.strip() for part in text.split(",")]
+    if not points or len(points) > PIECE_MAX:
+        raise _bad(f"{_shown(text)} is not a move like 'e8,d9,e9,f9,e10'.")
+    mask = 0
+    for found in points:
+        r, c = cell(table.size, found)
+        bit = 1 << (r * table.size + c)
+        if mask & bit:
+            raise _bad(f"The move {_shown(text)} names a square twice.")
+        mask |= bit
+    pid = table.by_cell_mask.get(mask)
+    if pid is None:
+        raise _bad(f"The squares {_shown(text)} are no piece's placement.")
+    return pid
 
 
 def _escape(text: str) -> str:
