@@ -7,12 +7,14 @@ deck minus its hand, the table and the collections) dealt at random into the oth
 hands, the pile and the removed cards, each with the size the view shows. The other
 hands are dealt by what their players did (``engines.m.beliefs``): a card that would
 have paid a player more than the move they made is dealt to them less often. In every
-world each candidate move is played, followed by the greedy ``strong`` bot's replies
-for the other seats until the seat's own next turn (so a card that hands the next
-player a scoring phase or tokens is punished in the worlds where their sampled hand
-can do it), then the seat's own greedy move; the position is then valued as the
-seat's score against the best opponent's, a finished game by who won. The move with
-the best mean over the worlds is played.
+world each candidate move is played, followed by the greedy (medium) bot's reply for
+the next player (so a card that hands them a scoring phase or tokens is punished in
+the worlds where their sampled hand can do it) and, at two players, the seat's own
+greedy move after it; the position is then valued as the seat's score against the
+best opponent's, a finished game by who won. The move with the best mean over the
+worlds is played. With three or four players the playout stops after that one reply:
+the players further on move from hands that are guesses, and playing them too made
+the search no better than the greedy (docs/benchmarks.md, "Bot levels: M and MÄDN").
 
 Fair by construction: a world is built from the public facts (the game's public
 history among them) and the seat's own hand alone (every hidden field of the state is
@@ -43,6 +45,7 @@ earlier four worlds on eight placements, which measured 0.15 s a move at 2 playe
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
 WIN = 1000.0  # a won game outweighs any score margin
 READ_HISTORY = True  # deal the other hands by what their players did (engines.m.beliefs)
+REPLIES = 1  # the other seats' turns a playout plays: the next player's
 PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
 
 
@@ -142,18 +145,23 @@ def _value(state: State, seat: int) -> float:
 
 
 def _playout(state: State, seat: int, seed: int) -> float:
-    """Greedy moves for everyone until ``seat`` has made one more placement or pass of its
-    own (its scoring phases and the others' replies included), then the value."""
-    own_turns = 0
+    """Greedy moves for everyone (scoring phases included) until a second turn of
+    another seat, or a second own turn of ``seat``, would begin; then the value."""
+    own_turns = replies = 0
     for ply in range(PLAYOUT_PLIES):
         acting = rules.to_act(state)
         if not acting:
             break
         mover = acting[0]
-        if mover == seat and state.phase == "play":
-            if own_turns == 1:
-                break
-            own_turns += 1
+        if state.phase == "play":
+            if mover == seat:
+                if own_turns == 1:
+                    break
+                own_turns += 1
+            else:
+                if replies == REPLIES:
+                    break
+                replies += 1
         state = rules.play(state, mover, parse(bots._strong(state, mover, seed + ply)))
     return _value(state, seat)
 
