@@ -39,8 +39,10 @@ from engines.m.state import State
 from engines.prng import below, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
-"""Worlds sampled per move (on four placements and the passes): about the CPU time of the
-earlier four worlds on eight placements, which measured 0.15 s a move at 2 players."""
+"""Worlds sampled per move (on four placements and the passes), capped at 1 s of wall
+clock. CPU time a move with the history read afresh each move (2026-12-05, 20 games a
+count): p50 0.07-0.09 s, p90 0.11-0.13 s, at most 0.24 s at 2 to 4 players; 16 worlds
+were measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")."""
 
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
 WIN = 1000.0  # a won game outweighs any score margin
