@@ -13,10 +13,13 @@ single legal choice included, they cost next to nothing).
 win rate does not depend on the load of the machine (the times per move then say what
 those N worlds cost); without it the bot plays its ``HARD_BUDGET``. ``--first S`` sets
 the seed of the first game (31000), so that two settings can be compared on the same
-games.
+games. Besides the wall time a move's CPU time is reported (``time.process_time``, p50,
+p90 and the largest), which the load of other processes does not inflate; ``--cold``
+empties the hard bot's caches before each of its moves (M's reading of the history,
+``engines.m.beliefs.reading``), as for a bot worker that never saw the game before.
 
 Usage: ``python bench/bench_card_levels.py [--games N] [--game m|maedn] [--players 2 3 4]
-[--iterations N] [--first S]``.
+[--iterations N] [--first S] [--cold]``.
 """
 
 from __future__ import annotations
@@ -52,7 +55,12 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
 
 
 def duel(
-    game: str, players: int, games: int, iterations: int | None = None, first: int = 31_000
+    game: str,
+    players: int,
+    games: int,
+    iterations: int | None = None,
+    first: int = 31_000,
+    cold: bool = False,
 ) -> dict[str, object]:
     engine: Engine[object] = importlib.import_module(f"engines.{game}").ENGINE
     search = importlib.import_module(f"engines.{game}.search")
@@ -63,6 +71,9 @@ def duel(
     wins = 0.0
     firsts = ties = 0
     times: list[float] = []
+    cpu: list[float] = []
+    # what the hard bot keeps between moves (M reads the history once per turn)
+    beliefs = getattr(search, "beliefs", None)
     start = time.perf_counter()
     for number in range(games):
         hard = number % players
@@ -75,9 +86,12 @@ def duel(
             seat = acting[0]
             move_seed = seed * 100_003 + step
             if seat == hard:
-                began = time.perf_counter()
+                if cold and beliefs is not None:
+                    beliefs.reading.cache_clear()
+                began, used = time.perf_counter(), time.process_time()
                 move = search.choose_hard(state, seat, move_seed, budget)
                 times.append(time.perf_counter() - began)
+                cpu.append(time.process_time() - used)
             else:
                 move = strong.choose(state, seat, move_seed)
             state = engine.play(state, seat, move)
@@ -110,6 +124,10 @@ def duel(
         "share_ratio": round(wins / (games / players), 2),
         "move_seconds_p50": round(percentile(times, 0.5), 4),
         "move_seconds_p99": round(percentile(times, 0.99), 4),
+        "move_cpu_p50": round(percentile(cpu, 0.5), 4),
+        "move_cpu_p90": round(percentile(cpu, 0.9), 4),
+        "move_cpu_max": round(max(cpu, default=0.0), 4),
+        "cold": cold,
         "hard_moves": len(times),
         "seconds": round(time.perf_counter() - start, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -125,13 +143,19 @@ def main() -> None:
         "--iterations", type=int, help="worlds a move with no time cap (default: HARD_BUDGET)"
     )
     parser.add_argument("--first", type=int, default=31_000, help="seed of the first game")
+    parser.add_argument(
+        "--cold", action="store_true", help="empty the hard bot's caches before each move"
+    )
     args = parser.parse_args()
     machine = {"python": platform.python_version(), "machine": platform.machine()}
     for game in args.game or ["m", "maedn"]:
         for players in args.players:
             print(
                 json.dumps(
-                    {**duel(game, players, args.games, args.iterations, args.first), **machine}
+                    {
+                        **duel(game, players, args.games, args.iterations, args.first, args.cold),
+                        **machine,
+                    }
                 ),
                 flush=True,
             )

@@ -182,7 +182,8 @@ BOTS: dict[str, Bot[State]] = {
         "Hard",
         _hard,
         search.HARD_BUDGET,
-        "Looks ahead: plays the hands it can't see out many times.",
+        "Looks ahead: guesses the hands it can't see from what the others played, and plays"
+        " each guess out.",
     ),
     "medium": Bot(
         "medium",

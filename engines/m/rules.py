@@ -15,7 +15,17 @@ from engines.base import IllegalMove
 from engines.m import table
 from engines.m.cards import CLASHES, DECK, HAND_SIZE, KEEP, SHARED, START_CELLS, TOKENS_EACH
 from engines.m.moves import Line, Move, Pass, Place, Take
-from engines.m.state import LINES, RESIGNED, State, table_of
+from engines.m.state import (
+    LINES,
+    PASSED,
+    PLACED,
+    RESIGNED,
+    SWAPPED,
+    TOOK,
+    Entry,
+    State,
+    table_of,
+)
 from engines.m.table import Cell
 from engines.prng import seed_state, shuffled
 
@@ -42,6 +52,7 @@ def new_game(players: int, seed: int) -> State:
         table=table_of(dict(zip(START_CELLS, start, strict=True))),
         tokens=(TOKENS_EACH,) * players,
         collections=((),) * players,
+        history=(),
     )
 
 
@@ -359,7 +370,11 @@ _ASK = {
 
 
 def play(state: State, seat: int, move: Move) -> State:
-    """The state after ``seat`` makes ``move``; ``IllegalMove`` if the rules forbid it."""
+    """The state after ``seat`` makes ``move``; ``IllegalMove`` if the rules forbid it.
+
+    A placement, a pass (with a swap or not, never naming the card put under the pile)
+    and a take go into the public history (``State.history``), when the game keeps one:
+    what every seat at the table saw happen (docs/rules.md M-22)."""
     if state.phase == "over":
         raise _refuse("The game is over.", "game_over")
     if seat not in to_act(state):
@@ -367,15 +382,26 @@ def play(state: State, seat: int, move: Move) -> State:
     kind = type(move).__name__.lower()
     if kind not in _EXPECTED[state.phase]:
         raise _refuse(_ASK[state.phase], "wrong_phase")
-    if isinstance(move, Place):
-        return _place(state, seat, move.card, move.at)
-    if isinstance(move, Pass):
-        return _pass(state, seat, move.swap)
     if isinstance(move, Line):
         if move.line not in state.lines:
             raise _refuse(f"The {move.line} does not qualify for scoring.", "line_not_offered")
+        # the line chosen says nothing the take that follows does not: not kept
         return _start_scoring(replace(state, lines=()), move.line)
-    return _take(state, seat, move.card)
+    entry: Entry
+    if isinstance(move, Place):
+        after = _place(state, seat, move.card, move.at)
+        entry = (seat, PLACED, move.card, *move.at)
+    elif isinstance(move, Pass):
+        after = _pass(state, seat, move.swap)
+        entry = (seat, PASSED if move.swap is None else SWAPPED)
+    else:
+        cell = next((cell for cell, c in state.grid.items() if c == move.card), None)
+        after = _take(state, seat, move.card)
+        assert cell is not None  # _take refuses a card that is not on the table
+        entry = (seat, TOOK, move.card, *cell)
+    if state.history is None:
+        return after
+    return replace(after, history=(*state.history, entry))
 
 
 def resign(state: State, seat: int) -> State:

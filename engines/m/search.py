@@ -4,16 +4,21 @@ The seat knows its own hand, the table, every collection and the tokens; it does
 know the other hands, the order of the pile or the cards removed at setup
 (docs/rules.md M-22). The search samples *worlds*: the cards it has not seen (the
 deck minus its hand, the table and the collections) dealt at random into the other
-hands, the pile and the removed cards, each with the size the view shows. In every
-world each candidate move is played, followed by the greedy ``strong`` bot's replies
-for the other seats until the seat's own next turn (so a card that hands the next
-player a scoring phase or tokens is punished in the worlds where their sampled hand
-can do it), then the seat's own greedy move; the position is then valued as the
-seat's score against the best opponent's, a finished game by who won. The move with
-the best mean over the worlds is played.
+hands, the pile and the removed cards, each with the size the view shows. The other
+hands are dealt by what their players did (``engines.m.beliefs``): a card that would
+have paid a player more than the move they made is dealt to them less often. In every
+world each candidate move is played, followed by the greedy (medium) bot's reply for
+the next player (so a card that hands them a scoring phase or tokens is punished in
+the worlds where their sampled hand can do it) and, at two players, the seat's own
+greedy move after it; the position is then valued as the seat's score against the
+best opponent's, a finished game by who won. The move with the best mean over the
+worlds is played. With three or four players the playout stops after that one reply:
+the players further on move from hands that are guesses, and playing them too made
+the search no better than the greedy (docs/benchmarks.md, "Bot levels: M and MÄDN").
 
-Fair by construction: a world is built from the public facts and the seat's own hand
-alone (every hidden field of the state is replaced), and the sampling seed is the
+Fair by construction: a world is built from the public facts (the game's public
+history among them) and the seat's own hand alone (every hidden field of the state is
+replaced), and the sampling seed is the
 bot's seed mixed with those facts, so two states that differ only in what the seat
 cannot see give the same worlds and the same move. Every world is shared by all
 candidates (common random numbers), which keeps the comparison between moves fair
@@ -26,19 +31,23 @@ from dataclasses import replace
 
 from engines import determinized
 from engines.base import JSON, Budget
-from engines.m import bots, rules
+from engines.m import beliefs, bots, rules
 from engines.m.cards import DECK
 from engines.m.moves import Move, Pass, Place, parse
 from engines.m.scoring import score
 from engines.m.state import State
-from engines.prng import shuffled
+from engines.prng import below, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
-"""Worlds sampled per move (on four placements and the passes): about the CPU time of the
-earlier four worlds on eight placements, which measured 0.15 s a move at 2 players."""
+"""Worlds sampled per move (on four placements and the passes), capped at 1 s of wall
+clock. CPU time a move with the history read afresh each move (2026-12-05, 20 games a
+count): p50 0.07-0.09 s, p90 0.11-0.13 s, at most 0.24 s at 2 to 4 players; 16 worlds
+were measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")."""
 
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
 WIN = 1000.0  # a won game outweighs any score margin
+READ_HISTORY = True  # deal the other hands by what their players did (engines.m.beliefs)
+REPLIES = 1  # the other seats' turns a playout plays: the next player's
 PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
 
 
@@ -62,6 +71,7 @@ def _public(state: State, seat: int) -> tuple[object, ...]:
         state.run,
         state.taker,
         state.idle,
+        state.history,
     )
 
 
@@ -73,14 +83,53 @@ def unseen(state: State, seat: int) -> list[int]:
     return [card for card in range(len(DECK)) if card not in seen]
 
 
-def sample_world(state: State, seat: int, rng: int) -> tuple[State, int]:
+def sample_world(
+    state: State, seat: int, rng: int, weights: dict[int, beliefs.Weights] | None = None
+) -> tuple[State, int]:
     """One world: the unseen cards dealt into the other hands, the pile and the removed
-    cards at the sizes the view shows; every hidden field of ``state`` replaced."""
+    cards at the sizes the view shows; every hidden field of ``state`` replaced. With
+    ``weights`` (``beliefs.weights``) each other hand is drawn card by card in proportion
+    to its weights, else uniformly."""
     cards, rng = shuffled(rng, unseen(state, seat))
-    hands, at = determinized.deal(state.hands, seat, cards)
-    pile = tuple(cards[at : at + len(state.pile)])
-    removed = tuple(cards[at + len(state.pile) :])
-    return replace(state, hands=hands, pile=pile, removed=removed, rng=0), rng
+    if weights is None:
+        hands, at = determinized.deal(state.hands, seat, cards)
+        rest = cards[at:]
+    else:
+        dealt: list[tuple[int, ...]] = []
+        for other, hand in enumerate(state.hands):
+            if other == seat or other not in weights:
+                dealt.append(hand if other == seat else ())
+                continue
+            drawn, rng = _draw(rng, cards, weights[other], len(hand))
+            dealt.append(drawn)
+        hands, rest = tuple(dealt), cards
+    pile = tuple(rest[: len(state.pile)])
+    removed = tuple(rest[len(state.pile) :])
+    # the history is no use inside a world, and keeping it would cost every playout move
+    return replace(state, hands=hands, pile=pile, removed=removed, rng=0, history=None), rng
+
+
+def _draw(
+    rng: int, cards: list[int], weights: beliefs.Weights, size: int
+) -> tuple[tuple[int, ...], int]:
+    """``size`` cards taken out of ``cards``, each in proportion to its weight (uniformly
+    once the weights left add up to nothing)."""
+    drawn = []
+    for _ in range(size):
+        total = sum(weights[card] for card in cards)
+        point, rng = below(rng, 1 << 53)
+        if total > 0:
+            aim = point / (1 << 53) * total
+            pick = len(cards) - 1
+            for index, card in enumerate(cards):
+                aim -= weights[card]
+                if aim < 0:
+                    pick = index
+                    break
+        else:
+            pick = point % len(cards)
+        drawn.append(cards.pop(pick))
+    return tuple(drawn), rng
 
 
 def _value(state: State, seat: int) -> float:
@@ -98,18 +147,23 @@ def _value(state: State, seat: int) -> float:
 
 
 def _playout(state: State, seat: int, seed: int) -> float:
-    """Greedy moves for everyone until ``seat`` has made one more placement or pass of its
-    own (its scoring phases and the others' replies included), then the value."""
-    own_turns = 0
+    """Greedy moves for everyone (scoring phases included) until a second turn of
+    another seat, or a second own turn of ``seat``, would begin; then the value."""
+    own_turns = replies = 0
     for ply in range(PLAYOUT_PLIES):
         acting = rules.to_act(state)
         if not acting:
             break
         mover = acting[0]
-        if mover == seat and state.phase == "play":
-            if own_turns == 1:
-                break
-            own_turns += 1
+        if state.phase == "play":
+            if mover == seat:
+                if own_turns == 1:
+                    break
+                own_turns += 1
+            else:
+                if replies == REPLIES:
+                    break
+                replies += 1
         state = rules.play(state, mover, parse(bots._strong(state, mover, seed + ply)))
     return _value(state, seat)
 
@@ -137,11 +191,12 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     moves = candidates(state, seat)
     if len(moves) == 1:
         return moves[0].json()
+    weights = beliefs.weights(state, seat) if READ_HISTORY else None
     best = determinized.best(
         len(moves),
         budget,
         determinized.seeded(seed, _public(state, seat)),
-        lambda rng: sample_world(state, seat, rng),
+        lambda rng: sample_world(state, seat, rng, weights),
         lambda world, index, play_seed: _playout(
             rules.play(world, seat, moves[index]), seat, play_seed
         ),

@@ -24,6 +24,14 @@ RESIGNED = "resigned"
 # Version 1 of the rules ended a game after two idle rounds; its snapshots still load.
 LEGACY_END_REASONS = ("stalled",)
 
+# The kinds of entry in a game's public history (``State.history``), by their number there
+# and their word in a snapshot.
+PLACED, PASSED, SWAPPED, TOOK = 0, 1, 2, 3
+HISTORY_KINDS = ("place", "pass", "swap", "take")
+Entry = tuple[int, ...]
+"""One entry of the public history: ``(seat, PLACED, card, row, col)``, ``(seat, PASSED)``,
+``(seat, SWAPPED)`` or ``(seat, TOOK, card, row, col)``."""
+
 
 @dataclass(frozen=True)
 class State:
@@ -32,7 +40,8 @@ class State:
     ``turn`` is the seat whose turn it is; during a line choice or a scoring phase
     it stays the placer's, and ``taker`` says who takes next. ``idle`` counts the
     turns played since the last placement (all of them passes), which is what the
-    end condition (c) and the termination guard look at.
+    end condition (c) and the termination guard look at. ``history`` is public: every
+    seat saw each of its entries happen.
     """
 
     players: int
@@ -53,6 +62,10 @@ class State:
     idle: int = 0
     ended: str | None = None
     resigned: int | None = None  # the seat that resigned, once one did
+    # what every seat saw happen, in order (``Entry``): placements, passes with or
+    # without a swap (never which card went under the pile), takes. ``None`` for a game
+    # loaded from a snapshot written before the history was kept: its start is unknown.
+    history: tuple[Entry, ...] | None = None
 
     @cached_property
     def grid(self) -> dict[Cell, int]:
@@ -112,7 +125,28 @@ def dump(state: State) -> JSON:
     }
     if state.resigned is not None:  # only then: older snapshots and transcripts stay as they were
         data["resigned"] = state.resigned
+    if state.history is not None:
+        data["history"] = [_entry_json(entry) for entry in state.history]
     return data
+
+
+def _entry_json(entry: Entry) -> list[Any]:
+    seat, kind, *rest = entry
+    if kind in (PLACED, TOOK):
+        card, r, c = rest
+        return [seat, HISTORY_KINDS[kind], DECK[card].id, r, c]
+    return [seat, HISTORY_KINDS[kind]]
+
+
+def _entry(value: Any) -> Entry:
+    seat, word, *rest = value
+    kind = HISTORY_KINDS.index(word)
+    if kind in (PLACED, TOOK):
+        card_id, r, c = rest
+        return (int(seat), kind, INDEX[card_id], int(r), int(c))
+    if rest:
+        raise ValueError(f"a {word!r} entry of the history names nothing more")
+    return (int(seat), kind)
 
 
 def _cards(value: Any) -> tuple[int, ...]:
@@ -149,6 +183,12 @@ def load(data: Mapping[str, Any]) -> State:
             ended=str(data["ended"]) if data["ended"] is not None else None,
             # snapshots from before resigning existed have no such key
             resigned=int(data["resigned"]) if data.get("resigned") is not None else None,
+            # snapshots from before the history was kept have no such key
+            history=(
+                tuple(_entry(entry) for entry in data["history"])
+                if data.get("history") is not None
+                else None
+            ),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"Not a snapshot of a game of M: {exc}") from exc
@@ -181,5 +221,7 @@ def _check(state: State) -> None:
         problems.append("unknown end reason")
     if len({(r, c) for r, c, _ in state.table}) != len(state.table):
         problems.append("two cards share a cell")
+    if state.history is not None and any(not 0 <= entry[0] < n for entry in state.history):
+        problems.append("the history names a seat that is not in the game")
     if problems:
         raise ValueError("Not a snapshot of a game of M: " + "; ".join(problems) + ".")
