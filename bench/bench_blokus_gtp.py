@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import pathlib
 import shlex
@@ -44,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.common import percentile, say
+from bench.common import percentile, say, wilson
 from engines.base import Budget
 from engines.blokus import bots, rules, search
 from engines.blokus.pieces import placements
@@ -103,16 +102,6 @@ class GtpEngine:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return round(centre - half, 4), round(centre + half, 4)
 
 
 def final_margin(answer: str) -> float:
@@ -229,7 +218,7 @@ def run_level(args: argparse.Namespace, level: int, pick: Picker, budget: Budget
                 "wins": wins,
                 "ties": sum(1 for result in results if result[0] == 0.5),
                 "win_rate": round(wins / games, 4),
-                "wilson95": [low, high],
+                "wilson95": [round(low, 4), round(high, 4)],
                 "mean_margin": round(sum(result[1] for result in results) / games, 2),
                 "our_move_ms": ms([t for result in results for t in result[2]]),
                 "engine_move_ms": ms([t for result in results for t in result[3]]),

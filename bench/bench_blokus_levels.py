@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import pathlib
 import sys
@@ -27,22 +26,13 @@ from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.common import wilson
 from engines.base import Budget
 from engines.blokus import bots, rules, search
 
 
 def emit(bench: str, unit: str, **figures: Any) -> None:
     print(json.dumps({"bench": bench, "unit": unit, **figures}), flush=True)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return round(centre - half, 4), round(centre + half, 4)
 
 
 def game(job: tuple[str, int, int, Budget]) -> tuple[float, int, list[float]]:
@@ -92,7 +82,7 @@ def run(variant: str, players: int, games: int, procs: int, target: float, budge
         wins=wins,
         ties=sum(1 for result in results if result[0] == 0.5),
         win_rate=round(wins / games, 4),
-        wilson95=[low, high],
+        wilson95=[round(low, 4), round(high, 4)],
         mean_margin=round(sum(result[1] for result in results) / games, 2),
         hard_move_ms={
             "p50": round(times[len(times) // 2], 1),

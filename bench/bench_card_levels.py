@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import os
 import platform
 import sys
@@ -36,22 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import percentile, say
+from bench.common import percentile, say, wilson
 from engines.base import Budget, Engine
 
 MAX_MOVES = 20_000
-Z95 = 1.959964
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + Z95**2 / games
-    centre = (p + Z95**2 / (2 * games)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def duel(
