@@ -129,13 +129,12 @@ class Placements:
             mask | piece_bit(size, piece) for mask, piece in zip(masks, pieces, strict=True)
         )
         # Shifting a mask sideways must not wrap into the next row.
-        not_first = self.board & ~self._mask((r, 0) for r in range(size))
-        not_last = self.board & ~self._mask((r, size - 1) for r in range(size))
+        self.not_first = not_first = self.board & ~self._mask((r, 0) for r in range(size))
+        self.not_last = not_last = self.board & ~self._mask((r, size - 1) for r in range(size))
         adj, corner = [], []
         for mask in masks:
             vertical = mask >> size | (mask << size) & self.board
-            sideways = (mask & not_last) << 1 | (mask & not_first) >> 1
-            edges = (vertical | sideways) & ~mask
+            edges = self.edges(mask)
             diagonal = (vertical & not_last) << 1 | (vertical & not_first) >> 1
             adj.append(edges)
             corner.append(diagonal & ~edges & ~mask)
@@ -156,6 +155,12 @@ class Placements:
 
     def __len__(self) -> int:
         return len(self.piece)
+
+    def edges(self, mask: int) -> int:
+        """The squares beside (not diagonal to) those of ``mask``, on the board."""
+        mask &= self.board
+        vertical = mask >> self.size | (mask << self.size) & self.board
+        return (vertical | (mask & self.not_last) << 1 | (mask & self.not_first) >> 1) & ~mask
 
     def coords(self, pid: int) -> list[list[int]]:
         """A placement's cells as ``[row, col]`` pairs, row-major: the move's canonical form."""

@@ -250,7 +250,7 @@ def feature_scores(
         taken = 0
         for mask in board.forbidden:
             taken |= mask
-        rival_near = edge_neighbours(table, rivals) & ~taken & ~rivals
+        rival_near = table.edges(rivals) & ~taken & ~rivals
         free = ~forbidden & table.board
         for pid in ids:
             cells = cell_mask[pid]
@@ -283,26 +283,6 @@ def feature_scores(
             score -= 6 * distance[pid]
         scores.append(score)
     return scores
-
-
-def edge_neighbours(table: Placements, mask: int) -> int:
-    """The squares beside (not diagonal to) those of ``mask``, on the board."""
-    size = table.size
-    not_first, not_last = _edge_masks(size)
-    mask &= table.board
-    vertical = mask >> size | (mask << size) & table.board
-    return (vertical | (mask & not_last) << 1 | (mask & not_first) >> 1) & ~mask
-
-
-@cache
-def _edge_masks(size: int) -> tuple[int, int]:
-    """The board without its first column, and without its last."""
-    board = (1 << (size * size)) - 1
-    first = last = 0
-    for r in range(size):
-        first |= 1 << (r * size)
-        last |= 1 << (r * size + size - 1)
-    return board & ~first, board & ~last
 
 
 @cache

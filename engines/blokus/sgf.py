@@ -16,7 +16,7 @@ replay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines import get_engine
@@ -80,26 +80,37 @@ def cell(size: int, text: str) -> list[int]:
     return [size - row, c]
 
 
+def squares_text(size: int, cells: Iterable[Sequence[int]]) -> str:
+    """Squares in the notation of a ``.blksgf`` move value (and of Pentobi's GTP engine):
+    comma-separated, lowest row first."""
+    ordered = sorted(cells, key=lambda rc: (-rc[0], rc[1]))
+    return ",".join(point(size, r, c) for r, c in ordered)
+
+
 def move_text(table: Placements, pid: int) -> str:
-    """A placement in Pentobi's move notation (a ``.blksgf`` move value, and the moves of
-    its GTP engine): the covered squares comma-separated, lowest row first."""
-    cells = sorted(table.xy[pid], key=lambda rc: (-rc[0], rc[1]))
-    return ",".join(point(table.size, r, c) for r, c in cells)
+    """A placement in that notation."""
+    return squares_text(table.size, table.xy[pid])
+
+
+def _squares(size: int, points: Sequence[str]) -> tuple[list[list[int]], int]:
+    """The squares ``points`` name as ``[row, col]`` pairs, and their mask (fewer bits
+    than squares: one was named twice); ``SgfError`` for a point off the board."""
+    cells = [cell(size, found) for found in points]
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << (r * size + c)
+    return cells, mask
 
 
 def placement_of(table: Placements, text: str) -> int:
-    """The placement id a move in Pentobi's notation names (squares in any order, any
-    case, spaces around them ignored); ``SgfError`` if they are no placement."""
+    """The placement id a move in that notation names (squares in any order, any case,
+    spaces around them ignored); ``SgfError`` if they are no placement."""
     points = [part.strip() for part in text.split(",")]
     if not points or len(points) > PIECE_MAX:
         raise _bad(f"{_shown(text)} is not a move like 'e8,d9,e9,f9,e10'.")
-    mask = 0
-    for found in points:
-        r, c = cell(table.size, found)
-        bit = 1 << (r * table.size + c)
-        if mask & bit:
-            raise _bad(f"The move {_shown(text)} names a square twice.")
-        mask |= bit
+    cells, mask = _squares(table.size, points)
+    if mask.bit_count() != len(cells):
+        raise _bad(f"The move {_shown(text)} names a square twice.")
     pid = table.by_cell_mask.get(mask)
     if pid is None:
         raise _bad(f"The squares {_shown(text)} are no piece's placement.")
@@ -127,9 +138,8 @@ def write(record: Mapping[str, Any]) -> str:
     nodes = [root]
     for entry in record["moves"]:
         colour = state.turn
-        cells = sorted(entry["move"]["cells"], key=lambda rc: (-rc[0], rc[1]))
         prop = ("B", "W")[colour] if two_colours else str(colour + 1)
-        nodes.append(f"{prop}[{','.join(point(size, r, c) for r, c in cells)}]")
+        nodes.append(f"{prop}[{squares_text(size, entry['move']['cells'])}]")
         state = engine.play(state, entry["seat"], entry["move"])
     return "(;" + "\n;".join(nodes) + ")\n"
 
@@ -243,12 +253,9 @@ def read(text: str, name_max: int = 40) -> dict[str, Any]:
         no_piece = _bad(f"Move {number}: the squares {_shown(value)} form no Blokus piece.")
         if len(points) > PIECE_MAX:
             raise no_piece
-        cells = [cell(size, p) for p in points]
-        mask = 0
-        for r, c in cells:
-            mask |= 1 << (r * size + c)
+        cells, mask = _squares(size, points)
         pid = table.by_cell_mask.get(mask)
-        if pid is None or len(cells) != bin(mask).count("1"):
+        if pid is None or len(cells) != mask.bit_count():
             raise no_piece
         if state.turn != colour:
             expected = state.turn

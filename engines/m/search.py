@@ -46,7 +46,6 @@ were measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")
 
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
 WIN = 1000.0  # a won game outweighs any score margin
-READ_HISTORY = True  # deal the other hands by what their players did (engines.m.beliefs)
 REPLIES = 1  # the other seats' turns a playout plays: the next player's
 PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
 
@@ -191,7 +190,7 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     moves = candidates(state, seat)
     if len(moves) == 1:
         return moves[0].json()
-    weights = beliefs.weights(state, seat) if READ_HISTORY else None
+    weights = beliefs.weights(state, seat)
     best = determinized.best(
         len(moves),
         budget,
