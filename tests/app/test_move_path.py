@@ -10,6 +10,7 @@ a bell carries instead of reading them.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,7 +19,9 @@ import pytest
 from sqlalchemy import event
 
 from app.core.errors import ApiError
+from app.live.hub import Connection
 from app.play import store as store_module
+from app.play.access import hash_token
 from app.play.cache import StateCache
 from app.play.rooms import RoomRules
 from app.play.state import RoomState, from_snapshot, to_snapshot
@@ -324,3 +327,51 @@ async def test_moves_of_several_rooms_share_one_insert_and_commit(
     )
     assert all(r.seq == t[0].seq + 1 for r, t in zip(results, tables, strict=True))
     assert inserts == [5]  # one statement (and one commit) for all five rooms
+
+
+class _Socket:
+    """A socket's far end that writes down what it is sent, in one list for all."""
+
+    def __init__(
+        self, seat: int, sent: list[tuple[int, dict[str, Any]]], arrived: asyncio.Event
+    ) -> None:
+        self.seat, self.sent, self.arrived = seat, sent, arrived
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append((self.seat, json.loads(text)))
+        self.arrived.set()
+
+    async def close(self, code: int = 1000) -> None:
+        raise AssertionError(f"seat {self.seat}'s socket closed ({code})")
+
+
+async def test_the_seat_to_act_gets_each_push_first(services: Services) -> None:
+    """After every move the player who must move next is sent the new state before the
+    one who just moved: whichever order the hub holds their sockets in, each of two
+    moves in a row (one by each seat) reaches the next mover first."""
+    state, tokens = await _started(services)
+    room = state.room.id
+    sent: list[tuple[int, dict[str, Any]]] = []
+    arrived = asyncio.Event()
+    services.hub._conns[room] = {
+        Connection(
+            ws=_Socket(seat, sent, arrived),  # type: ignore[arg-type]
+            room_id=room,
+            token_hash=hash_token(tokens[seat]),
+            last_seq=state.seq,
+            seat=seat,
+        )
+        for seat in (0, 1)
+    }
+    try:
+        for n in (1, 2):
+            mover = state.engine.to_act(state.game)[0]
+            state = await services.rooms.move(room, tokens[mover], state.seq, {"n": n})
+            async with asyncio.timeout(10):  # a hang guard: the push comes at once
+                while len([s for s, m in sent if m["seq"] == state.seq]) < 2:
+                    await arrived.wait()
+                    arrived.clear()
+            order = [s for s, m in sent if m["seq"] == state.seq]
+            assert order == [1 - mover, mover], (n, order)
+    finally:
+        services.hub._conns.pop(room, None)

@@ -13,8 +13,10 @@ import asyncio
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from app.core.config import Settings
 from app.core.db import make_sessionmaker
 from app.core.errors import ApiError
 from app.history.replay import Replays
@@ -23,7 +25,7 @@ from app.play.rooms import RoomRules
 from app.play.state import RoomState
 from app.play.store import NestedTransaction, Store
 from app.play.tables import Seat
-from app.services import Services
+from app.services import Services, create_app
 
 # a hang guard: a deadlock fails here in seconds instead of stalling the run
 GUARD = 20.0
@@ -222,3 +224,18 @@ async def test_retried_gives_up_busy_after_its_tries(services: Services) -> None
     with pytest.raises(ApiError) as refused:
         await services.rooms.db.retried(always_lost)
     assert refused.value.code == "busy" and calls == store.TRANSACTION_TRIES
+
+
+def test_a_lost_race_that_reaches_a_route_answers_busy_not_500(settings: Settings) -> None:
+    """A write the database ended and nobody tried again is the caller's to retry: 409
+    ``busy`` with a sentence, never an internal error."""
+    app = create_app(settings)
+
+    async def ended() -> None:
+        raise store.Conflict("the database ended this transaction: deadlock detected")
+
+    app.add_api_route("/api/test/ended", ended, methods=["POST"])
+    with TestClient(app) as client:
+        answer = client.post("/api/test/ended")
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "busy" and "try again" in answer.json()["message"]
