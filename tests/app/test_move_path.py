@@ -4,7 +4,8 @@ A move on a cached room writes one INSERT and reads nothing back; the cache keep
 each room's newest events for pushes; a refusal on an unchecked cache is checked
 against the log first; rooms without alerts skip the outbox; the in-process
 doorbell of a Redis process does not push twice; another process folds in the events
-a bell carries instead of reading them.
+a bell carries instead of reading them (a bell carries them only when it travels); the
+seat to act gets each push first.
 """
 
 from __future__ import annotations
