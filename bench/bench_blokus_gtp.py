@@ -5,8 +5,8 @@
         [--bot hard|medium] [--iterations N]
 
 The engine is any program that reads GTP commands on stdin, as Pentobi's GTP engine
-does (its document Pentobi-GTP.md: ``set_game Blokus Duo``, ``clear_board``,
-``play b|w MOVE``, ``genmove b|w``, ``reg_genmove``, ``final_score``); ``{level}`` in the
+does (the commands used: ``set_game Blokus Duo``, ``clear_board``, ``play b|w MOVE``,
+``genmove b|w``, ``reg_genmove``, ``final_score``); ``{level}`` in the
 command is replaced by each of ``--levels`` and one engine process plays all the games
 of a level. For Pentobi the command would be something like
 ``pentobi-gtp --game duo --nobook --threads 1 --noresign --quiet --level {level}``.
@@ -21,9 +21,11 @@ move the engine sends must be legal in our rules, every move we send must be acc
 the engine must agree when a colour is out (``pass``), and its final score must equal
 ours; any disagreement stops the run with the game so far (a bug to report, not a
 result). A win is the higher score (a tie counts half); the margin is our score minus
-the engine's. Our hard bot plays its ``HARD_BUDGET`` (150 iterations, capped at 1 s)
+the engine's. Our hard bot plays its ``HARD_BUDGET`` (``engines/blokus/search.py``)
 unless ``--iterations N`` gives it N iterations a move with no time cap. One JSON line
-per level on stdout, progress on stderr.
+per level on stdout, progress on stderr. ``GTP_ENGINE`` in the environment stands for
+``--engine``; with neither (``make bench``, which runs every script) there is nothing
+to play against, and the script says so and ends.
 """
 
 from __future__ import annotations
@@ -234,12 +236,17 @@ def run_level(args: argparse.Namespace, level: int, pick: Picker, budget: Budget
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", required=True, help="the GTP engine's command line")
+    parser.add_argument(
+        "--engine", default=os.environ.get("GTP_ENGINE"), help="the GTP engine's command line"
+    )
     parser.add_argument("--levels", type=int, nargs="+", default=[1], help="engine levels")
     parser.add_argument("--games", type=int, default=100, help="games per level")
     parser.add_argument("--bot", choices=("hard", "medium"), default="hard", help="our bot")
     parser.add_argument("--iterations", type=int, help="hard bot: iterations a move, no cap")
     args = parser.parse_args()
+    if not args.engine:
+        say("no GTP engine given (--engine or GTP_ENGINE): nothing to play against")
+        return
     if len(args.levels) > 1 and "{level}" not in args.engine:
         parser.error("with several --levels the engine command needs a {level} to fill in")
     budget: Budget | None = None
