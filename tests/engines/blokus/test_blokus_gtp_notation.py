@@ -43,7 +43,7 @@ def test_duo_start_points_are_pentobis() -> None:
     assert [point(14, r, c) for r, c in starts] == ["e10", "j5"]
     table = placements(14)
     state = rules.new_state("duo", 2, False)
-    # The opening moves of Pentobi-GTP.md's example session.
+    # Two opening moves written as Pentobi writes them: an X on each start point.
     first = placement_of(table, "e8,d9,e9,f9,e10")
     assert table.piece[first] == PIECE_INDEX["X"]
     assert first in rules.legal_placements(state)
