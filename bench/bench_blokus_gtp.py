@@ -18,7 +18,8 @@ Moves go both ways in Pentobi's notation (``engines.blokus.sgf.move_text`` /
 
 Seats alternate: in game ``g`` our bot plays purple (first) when ``g`` is even. Every
 move the engine sends must be legal in our rules, every move we send must be accepted,
-the engine must agree when a colour is out (``pass``), and its final score must equal
+the engine must agree when a colour is out (``pass``, or for ``reg_genmove`` the refusal
+``failed to generate a move``), and its final score must equal
 ours; any disagreement stops the run with the game so far (a bug to report, not a
 result). A win is the higher score (a tie counts half); the margin is our score minus
 the engine's. Our hard bot plays its ``HARD_BUDGET`` (``engines/blokus/search.py``)
@@ -160,7 +161,13 @@ def play_game(
         move += 1
     # Our rules say no colour can place: the engine must find no move either.
     for name in COLOURS:
-        answer = engine.ask(f"reg_genmove {name}")
+        try:
+            answer = engine.ask(f"reg_genmove {name}")
+        except Disagreement as refusal:
+            # Pentobi's engine answers a colour without a move with a refusal, not a pass
+            if "failed to generate a move" not in str(refusal):
+                raise
+            answer = "pass"
         if answer.lower() != "pass":
             raise Disagreement(f"game over in our rules, but the engine still plays {answer!r}")
     scores = rules.seat_scores(state)
