@@ -3,7 +3,8 @@
 On a shared machine a millisecond figure changes from run to run with what else runs;
 the number of instructions the server executes for the same moves hardly does. The
 server runs under valgrind's callgrind, counting nothing while it starts and the rooms
-are set up; then ``MATCHES`` two-seat Blokus Duo rooms (durable SQLite, the compact legal
+are set up; then ``MATCHES`` two-seat Blokus Duo rooms (durable SQLite unless
+``DATABASE_URL`` says otherwise, the compact legal
 moves, as the browser asks) are played one move at a time, each seat its first legal
 move (``bench/table.py``), with counting on. The count covers every thread of the server
 (the event loop, the database's thread) in user space; the kernel's part of a send or a
@@ -11,6 +12,11 @@ commit is not in it. Periodic work that happens to fall in the window (the catch
 a heartbeat) adds a little, so two runs of the same code differ by a few percent.
 
     MATCHES=10 MOVES=30 .venv/bin/python bench/bench_move_instructions.py
+    DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/scratch .venv/bin/python \
+        bench/bench_move_instructions.py
+
+With ``DATABASE_URL`` naming a PostgreSQL database (a fresh one: the app migrates it),
+the server stores there instead; the database server's own instructions are not counted.
 
 Needs valgrind (Debian: ``apt-get install valgrind``); under it the server is about 50
 times slower, so a run of 280 moves takes about half a minute. Prints one JSON line.
@@ -118,7 +124,7 @@ def main() -> dict[str, Any]:
     return {
         "bench": "server.move_instructions",
         "game": "blokus duo",
-        "db": "sqlite",
+        "db": "postgresql" if "postgresql" in os.environ.get("DATABASE_URL", "") else "sqlite",
         "matches": MATCHES,
         "moves": moves,
         "instructions": total,

@@ -20,8 +20,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mappi
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+import asyncpg
 from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -193,7 +194,9 @@ class Store:
         self._sessions = sessions
         self._engine: AsyncEngine | None = sessions.kw.get("bind")
         inline = one_at_a_time and inline_writes
-        self._inline = _InlineWriter(self._engine) if inline else _NoInline()
+        self._inline: _Inline = _InlineWriter(self._engine) if inline else _NoInline()
+        postgres = self._engine is not None and self._engine.dialect.name == "postgresql"
+        self._held = _HeldConnection(self._engine) if postgres and group_writes else None
         self._turn = asyncio.Lock() if one_at_a_time else None
         self._group = one_at_a_time or group_writes
         self._queued: list[_Write] = []
@@ -240,7 +243,7 @@ class Store:
             await self._write_batch(batch)
 
     async def _write_batch(self, batch: list[_Write]) -> None:
-        if self._turn is not None and await self._write_staged(batch):
+        if (self._turn is not None or self._held is not None) and await self._write_staged(batch):
             return
         if len(batch) > 1:
             results: list[Any] = []
@@ -271,15 +274,16 @@ class Store:
                     item.done.set_result(result)
 
     async def _write_staged(self, batch: list[_Write]) -> bool:
-        """SQLite's short way for writes that only append events (a move or a chat line
+        """The short way for writes that only append events (a move or a chat line
         where no alert, deadline, status or snapshot needs writing): each work runs on
         a staging session, and all their rows go in with one statement and one commit,
-        on this thread (``_InlineWriter``) or, when the database is busy, on the
-        driver's connection; no ORM session around them (which costs more than the
-        statement and the commit together, docs/benchmarks.md). False, with
+        with no ORM session around them (which costs more than the statement and the
+        commit together, docs/benchmarks.md). On SQLite on this thread
+        (``_InlineWriter``) or, when the database is busy, on the driver's connection;
+        on PostgreSQL on the store's own connection (``_HeldConnection``). False, with
         nothing written, when a work needs more, fails, or the rows don't go in (a
-        seq taken by another process): the usual way then runs every work again and
-        tells each its outcome."""
+        seq taken by another process, a connection lost): the usual way then runs
+        every work again and tells each its outcome."""
         results: list[Any] = []
         rows: list[dict[str, Any]] = []
         mark = _Open("write")
@@ -294,11 +298,14 @@ class Store:
         finally:
             mark.open = False
             _inside.reset(token)
-        assert self._turn is not None
         try:
-            async with self._turn:
-                if not self._inline.write(rows):
-                    await _commit_on_sqlite(self._engine, rows)
+            if self._held is not None:
+                await self._held.write(rows)
+            else:
+                assert self._turn is not None
+                async with self._turn:
+                    if not self._inline.write(rows):
+                        await _commit_on_sqlite(self._engine, rows)
         except Exception as exc:
             log.debug("the staged write of %d rows went the usual way: %s", len(rows), exc)
             return False
@@ -308,8 +315,11 @@ class Store:
         return True
 
     def close(self) -> None:
-        """Close the connection of the inline writes (the pool's are the engine's)."""
+        """Close the connection of the inline writes, or the held one (the pool's are
+        the engine's)."""
         self._inline.close()
+        if self._held is not None:
+            self._held.close()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
@@ -562,6 +572,12 @@ def _sqlite_row(r: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
+class _Inline(Protocol):
+    def write(self, rows: list[dict[str, Any]]) -> bool: ...
+
+    def close(self) -> None: ...
+
+
 class _NoInline:
     def write(self, rows: list[dict[str, Any]]) -> bool:
         return False
@@ -624,6 +640,62 @@ class _InlineWriter:
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
+            self._conn = None
+
+
+_PG_INSERT = (
+    "INSERT INTO events (room_id, seq, kind, data, public, created_at) "
+    "VALUES ($1, $2, $3, $4::json, $5::json, $6)"
+)
+
+
+class _HeldConnection:
+    """PostgreSQL's short way: the group writer's event rows go in on a connection the
+    store holds for them alone, through the driver (asyncpg) with no pool and no
+    SQLAlchemy between: no checkout, no ping before each use, no hand-over to an
+    ORM session, one prepared statement. One group is written at a time
+    (``Store.write``), so one connection is enough. Any error closes it: the rows then
+    go the usual way (whose pool pings before use), and the next group opens another.
+    Values are stored as SQLAlchemy stores them (JSON text), and read back through it."""
+
+    def __init__(self, engine: AsyncEngine | None) -> None:
+        assert engine is not None
+        self._dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._conn: asyncpg.Connection | None = None
+
+    async def write(self, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        args = [
+            (
+                r["room_id"],
+                r["seq"],
+                r["kind"],
+                json.dumps(r["data"]),
+                json.dumps(r["public"]),
+                r["created_at"],
+            )
+            for r in rows
+        ]
+        try:
+            if self._conn is None or self._conn.is_closed():
+                self._conn = await asyncpg.connect(self._dsn)
+            async with self._conn.transaction():
+                if len(args) == 1:
+                    await self._conn.execute(_PG_INSERT, *args[0])
+                else:
+                    await self._conn.executemany(_PG_INSERT, args)
+        except asyncpg.UniqueViolationError:
+            raise  # a seq taken: the transaction is rolled back, the connection good
+        except BaseException:
+            # whatever else went wrong (a lost server, a cancelled write) may have left
+            # the connection in doubt: the next group opens another
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.terminate()
             self._conn = None
 
 

@@ -1,22 +1,25 @@
-"""SQLite's short way for grouped writes that only append events (``Store._write_staged``).
+"""The short way for grouped writes that only append events (``Store._write_staged``).
 
 A move or a chat line in a room where nothing else needs writing goes in with one
-statement and one commit on the driver's connection, with no ORM session (no
-SQLAlchemy transaction begins). A write whose work needs more, fails, or loses its seq
-runs again the usual way: what it writes lands, and each write of a group is told its
-own outcome. On PostgreSQL every write goes the usual way.
+statement and one commit, with no ORM session: on SQLite on the driver's connection
+(no SQLAlchemy transaction begins), on PostgreSQL on a connection the store holds for
+it. A write whose work needs more, fails, or loses its seq (or, on PostgreSQL, its
+connection) runs again the usual way: what it writes lands, and each write of a group
+is told its own outcome.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.migrate import upgrade
@@ -109,14 +112,14 @@ async def test_a_write_that_needs_its_session_runs_again_in_a_real_transaction(
 
 
 async def test_a_seq_taken_meanwhile_is_a_conflict_for_that_write_alone(
-    services: Services,
+    either: Services,
 ) -> None:
     """Two rooms' moves in one group, one of them behind the log (another process
     took its seq): that one is told ``Conflict``, the other is kept."""
-    db = services.rooms.db
+    db = either.rooms.db
     async with asyncio.timeout(GUARD):
-        first, _ = await _table(services)
-        second, _ = await _table(services)
+        first, _ = await _table(either)
+        second, _ = await _table(either)
         # the row the first room's move will want, written behind the cache's back
         async with db.transaction() as session:
             await store.append_events(session, first.room.id, first.seq + 1, [("chat", {}, {})])
@@ -132,7 +135,7 @@ async def test_a_seq_taken_meanwhile_is_a_conflict_for_that_write_alone(
         results = await asyncio.gather(write_for(first), write_for(second), return_exceptions=True)
     assert isinstance(results[0], Conflict), results[0]
     assert [r.seq for r in results[1]] == [second.seq + 1]
-    kept = await services.rooms.events(second.room.id, second.seq)
+    kept = await either.rooms.events(second.room.id, second.seq)
     assert [e.data for e in kept] == [{"n": 1}]
 
 
@@ -229,3 +232,104 @@ async def test_sqlite_synchronous_is_what_every_connection_commits_with(
         assert (await svc.rooms.load(state.room.id)).seq == after.seq
     finally:
         await svc.stop()
+
+
+@pytest.fixture
+async def pg_services(pg_url: str, settings: Settings) -> AsyncIterator[Services]:
+    """Services on the session's PostgreSQL database (this module's ``services`` are
+    SQLite's)."""
+    svc = Services.build(settings.model_copy(update={"database_url": pg_url}))
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either(request: pytest.FixtureRequest) -> Services:
+    """This module's SQLite services, and PostgreSQL's."""
+    name = "services" if request.param == "sqlite" else "pg_services"
+    svc: Services = request.getfixturevalue(name)
+    return svc
+
+
+async def test_on_postgresql_a_move_goes_in_without_an_orm_session(pg_services: Services) -> None:
+    sessions: list[str] = []
+
+    def begun(_session: Any, _transaction: Any, _connection: Any) -> None:
+        task = asyncio.current_task()
+        name = task.get_coro().__qualname__ if task is not None else ""  # type: ignore[union-attr]
+        if name.startswith(("Store._write_queued", "_Write.run")):
+            sessions.append("session")
+
+    event.listen(Session, "after_begin", begun)
+    try:
+        async with asyncio.timeout(GUARD):
+            state, actors = await _table(pg_services)
+            sessions.clear()
+            after = await _move(pg_services, state, actors)
+            assert sessions == []
+
+            # and a write that needs its session still gets one
+            async def reads(session: Any) -> bool:
+                return await store.get_room(session, state.room.id) is not None
+
+            assert await pg_services.rooms.db.write(state.room.id, reads)
+            assert sessions == ["session"]
+    finally:
+        event.remove(Session, "after_begin", begun)
+    pg_services.rooms.cache.clear()
+    events = await pg_services.rooms.events(state.room.id, state.seq)
+    assert [(e.seq, e.kind) for e in events] == [(after.seq, "move")]
+
+
+async def test_on_postgresql_a_lost_connection_sends_the_move_the_usual_way(
+    pg_url: str, pg_services: Services
+) -> None:
+    """The server ends the store's held connection (a restart, an administrator): the
+    next move still lands, the usual way, and the one after it goes the short way
+    again on a new connection."""
+    state, actors = await _table(pg_services)
+    db = pg_services.rooms.db
+    async with asyncio.timeout(GUARD):
+        state = await _move(pg_services, state, actors)
+        held = db._held
+        assert held is not None and held._conn is not None
+        pid = held._conn.get_server_pid()
+        other = create_async_engine(pg_url)
+        try:
+            async with other.connect() as admin:
+                await admin.execute(text(f"SELECT pg_terminate_backend({pid})"))
+        finally:
+            await other.dispose()
+        after = await _move(pg_services, state, actors)
+        assert after.seq == state.seq + 1
+        last = await _move(pg_services, after, actors)
+        assert held._conn is not None and held._conn.get_server_pid() != pid
+    pg_services.rooms.cache.clear()
+    events = await pg_services.rooms.events(state.room.id, state.seq)
+    assert [(e.seq, e.kind) for e in events] == [(after.seq, "move"), (last.seq, "move")]
+
+
+async def test_on_postgresql_many_rooms_moving_at_once_keep_every_move_in_order(
+    pg_services: Services,
+) -> None:
+    """Twelve rooms, each moving as fast as its answers come back, their moves grouped
+    as they queue: every move lands once, each room's log is gapless and in order, and
+    a load from the log alone is the state the cache held."""
+    tables = [await _table(pg_services) for _ in range(12)]
+
+    async def play(state: RoomState, actors: dict[int, Actor]) -> RoomState:
+        for _ in range(10):
+            state = await _move(pg_services, state, actors)
+        return state
+
+    async with asyncio.timeout(GUARD * 3):
+        ends = await asyncio.gather(*(play(state, actors) for state, actors in tables))
+    pg_services.rooms.cache.clear()
+    for (start, _), end in zip(tables, ends, strict=True):
+        events = await pg_services.rooms.events(start.room.id, start.seq)
+        assert [e.seq for e in events] == list(range(start.seq + 1, end.seq + 1))
+        loaded = await pg_services.rooms.load(start.room.id)
+        assert loaded.engine.dump(loaded.game) == end.engine.dump(end.game)
