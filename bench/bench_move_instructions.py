@@ -4,14 +4,15 @@ On a shared machine a millisecond figure changes from run to run with what else 
 the number of instructions the server executes for the same moves hardly does. The
 server runs under valgrind's callgrind, counting nothing while it starts and the rooms
 are set up; then ``MATCHES`` two-seat Blokus Duo rooms (durable SQLite unless
-``DATABASE_URL`` says otherwise, the compact legal
-moves, as the browser asks) are played one move at a time, each seat its first legal
-move (``bench/table.py``), with counting on. The count covers every thread of the server
-(the event loop, the database's thread) in user space; the kernel's part of a send or a
-commit is not in it. Periodic work that happens to fall in the window (the catch-up,
+``DATABASE_URL`` says otherwise, the compact legal moves, as the browser asks) are
+played one move at a time, each seat its first legal move (``bench/table.py``), with
+counting on; ``CONCURRENCY`` rooms at once (1: one room after another, a lone move).
+The count covers every thread of the server (the event loop, the database's thread) in
+user space; the kernel's part of a send or a commit is not in it. Periodic work that happens to fall in the window (the catch-up,
 a heartbeat) adds a little, so two runs of the same code differ by a few percent.
 
     MATCHES=10 MOVES=30 .venv/bin/python bench/bench_move_instructions.py
+    MATCHES=30 CONCURRENCY=30 .venv/bin/python bench/bench_move_instructions.py
     DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/scratch .venv/bin/python \
         bench/bench_move_instructions.py
 
@@ -47,6 +48,8 @@ from tests.server import ServerProcess  # noqa: E402
 
 MATCHES = int(os.environ.get("MATCHES", "10"))
 MOVES = int(os.environ.get("MOVES", "30"))
+# rooms played at once (each one move at a time): above 1, moves queue and share commits
+CONCURRENCY = int(os.environ.get("CONCURRENCY", "1"))
 # under valgrind every answer is slow: generous waits, they only catch a hang
 WAIT_S = 120.0
 
@@ -74,17 +77,23 @@ async def _play(server: ServerProcess) -> int:
                 [await open_seat(server.ws_url, room, t, "compact", WAIT_S) for t in tokens]
             )
     assert server.proc is not None
-    moves = 0
+    gate = asyncio.Semaphore(CONCURRENCY)
+
+    async def play_room(seats: list[Seat]) -> int:
+        moves = 0
+        async with gate:
+            for ref in range(1, MOVES + 1):
+                state = seats[0].state
+                assert state is not None
+                if state["result"] is not None or not state["to_act"]:
+                    break
+                mover = state["to_act"][0]
+                await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
+                moves += 1
+        return moves
+
     _control(server.proc.pid, "--instr=on")
-    for seats in rooms:
-        for ref in range(1, MOVES + 1):
-            state = seats[0].state
-            assert state is not None
-            if state["result"] is not None or not state["to_act"]:
-                break
-            mover = state["to_act"][0]
-            await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
-            moves += 1
+    moves = sum(await asyncio.gather(*(play_room(seats) for seats in rooms)))
     _control(server.proc.pid, "--instr=off")
     for seats in rooms:
         for seat in seats:
@@ -126,6 +135,7 @@ def main() -> dict[str, Any]:
         "game": "blokus duo",
         "db": "postgresql" if "postgresql" in os.environ.get("DATABASE_URL", "") else "sqlite",
         "matches": MATCHES,
+        "concurrency": CONCURRENCY,
         "moves": moves,
         "instructions": total,
         "instructions_per_move": round(total / max(1, moves)),
