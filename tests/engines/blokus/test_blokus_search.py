@@ -127,3 +127,28 @@ def _duel(game: int, iterations: int) -> bool:
 
 def test_hard_bot_beats_the_greedy_bot_in_duo() -> None:
     assert sum(_duel(game, 30) for game in range(4)) >= 3
+
+
+def test_search_stops_early_only_when_no_root_move_can_catch_up() -> None:
+    state = rules.new_state("duo", 2, False)
+    root = search._Node(search.board_of(state), search._Rules(state))
+    root.expand(state.table, search._Rules(state))
+    root.edge_n = [0] * len(root.moves)
+    root.edge_n[:3] = [40, 30, 2]
+    assert search._settled(root, 72, 81, 0.0, None)
+    assert not search._settled(root, 72, 82, 0.0, None)
+    assert not search._settled(root, 72, None, 0.0, None)
+
+
+def test_a_node_scores_its_moves_when_the_search_comes_back() -> None:
+    state = rules.new_state("duo", 2, False)
+    for _ in range(4):
+        state = rules.place(state, bots.strong_placement(state, 1))
+    variant = search._Rules(state)
+    node = search._Node(search.board_of(state), variant)
+    assert node.moves == [] and node.board is not None
+    node.expand(state.table, variant)
+    assert node.board is None and 0 < len(node.moves) <= search._WIDTH
+    assert abs(sum(node.priors) - 1) < 1e-9
+    legal = rules.legal_placements(state)
+    assert set(node.moves) <= set(legal)
