@@ -16,10 +16,11 @@ guided by cheap move features rather than uniform chance:
 - Playouts pick each move by a small tournament: a few legal placements drawn at
   random, the best by the same features (cheaper ones) wins. Big pieces go first,
   as good players place them.
-- On a four-colour board a playout stops after ``_CUT`` moves and the position is
-  scored per colour by squares placed plus ``_CORNER_WEIGHT`` per open corner (a
-  playout to the end of a 20x20 game cost some 10 ms, so the 1 s cap allowed too
-  few iterations); Duo playouts still run to the end.
+- A playout stops after ``_CUT`` moves on a four-colour board, ``_DUO_CUT`` on
+  Duo's, and the position is scored per colour by squares placed plus
+  ``_CORNER_WEIGHT`` per open corner (a playout to the end of a 20x20 game cost
+  some 10 ms, and of a Duo game from its opening over 1 ms, so the time cap allowed
+  too few iterations).
 - A playout runs on a compact state of its own (integer
   masks and per-colour candidate lists), never the engine's ``place``: a
   placement stays in a colour's list while it misses the colour's forbidden mask,
@@ -66,6 +67,7 @@ _PRIOR_TEMPERATURE = 8.0  # feature-score points per factor e of the prior
 _TOURNAMENT = 6  # placements drawn per playout move
 _MARGIN_WEIGHT = 0.1  # share of a playout's value that the score margin decides
 _CUT = 24  # four-colour boards: playout moves before the evaluation decides
+_DUO_CUT = 16  # Duo: the same, even so that both colours have moved as often
 _CORNER_WEIGHT = 1.0  # squares an open corner of one's own is worth at the cut
 _DUO_NEAR = 8  # Duo priors: per empty square beside a rival's corner a placement covers
 _DUO_SELF = 2  # Duo priors: per free square it closes to its own colour (edge contact)
@@ -387,7 +389,7 @@ def _playout(
     teams = variant.teams
     colour = board.turn
     draw = 0
-    left = _CUT if colours == 4 else -1
+    left = _CUT if colours == 4 else _DUO_CUT
     while colour is not None:
         if left == 0:
             board.turn = colour

@@ -99,12 +99,28 @@ def test_incremental_lists_equal_the_legal_placements(
             assert board.forbidden == list(after.forbidden)
 
 
-def test_playout_ends_the_game_with_every_colour_out() -> None:
-    state = rules.new_state("duo", 2, False)
+def test_duo_playout_ends_the_game_when_fewer_moves_than_the_cut_are_left() -> None:
+    # A late position: the colours still in play hold fewer pieces than the cut.
+    state = next(
+        state
+        for seed in range(20)
+        for state in random_game("duo", 2, False, seed)
+        if state.turn is not None
+        and sum(21 - len(state.placed[c]) for c in range(2) if not state.out[c]) < search._DUO_CUT
+    )
     board = search.board_of(state)
     variant = search._Rules(state)
     values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
     assert board.turn is None and all(board.out)
+    assert len(values) == 2 and all(0.0 <= value <= 1.0 for value in values)
+
+
+def test_duo_playout_stops_at_the_cut_and_evaluates() -> None:
+    state = rules.new_state("duo", 2, False)
+    board = search.board_of(state)
+    variant = search._Rules(state)
+    values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
+    assert sum(board.count) == search._DUO_CUT and board.turn == 0
     assert len(values) == 2 and all(0.0 <= value <= 1.0 for value in values)
 
 
