@@ -16,10 +16,11 @@ guided by cheap move features rather than uniform chance:
 - Playouts pick each move by a small tournament: a few legal placements drawn at
   random, the best by the same features (cheaper ones) wins. Big pieces go first,
   as good players place them.
-- On a four-colour board a playout stops after ``_CUT`` moves and the position is
-  scored per colour by squares placed plus ``_CORNER_WEIGHT`` per open corner (a
-  playout to the end of a 20x20 game cost some 10 ms, so the 1 s cap allowed too
-  few iterations); Duo playouts still run to the end.
+- A playout stops after ``_CUT`` moves on a four-colour board, ``_DUO_CUT`` on
+  Duo's, and the position is scored per colour by squares placed plus
+  ``_CORNER_WEIGHT`` per open corner (a playout to the end of a 20x20 game cost
+  some 10 ms, and of a Duo game from its opening over 1 ms, so the time cap allowed
+  too few iterations).
 - A playout runs on a compact state of its own (integer
   masks and per-colour candidate lists), never the engine's ``place``: a
   placement stays in a colour's list while it misses the colour's forbidden mask,
@@ -37,6 +38,7 @@ a budget without a time limit gives the same move every time.
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from functools import cache
@@ -53,10 +55,10 @@ from engines.blokus.pieces import (
 )
 from engines.blokus.rules import GREEN, State, gather
 
-# Iterations: enough that Duo's middle game uses most of the second; the opening (and
-# much of a 20x20 game) stops at the time cap, which keeps every move under a second
-# on the project's machine (docs/benchmarks.md "Bot levels: Blokus").
-HARD_BUDGET = Budget(iterations=600, seconds=0.9)
+# The time cap decides: a move searches until 0.9 s have passed or its choice is
+# settled (the iteration count only bounds the tree's memory), which keeps every move
+# under a second on the project's machine (docs/benchmarks.md "Bot levels: Blokus").
+HARD_BUDGET = Budget(iterations=20_000, seconds=0.9)
 
 _WIDTH = 24  # children kept per node, best priors first
 _WIDEN = 3  # children open at a node's first visit; one more per doubling of visits
@@ -65,9 +67,12 @@ _PRIOR_TEMPERATURE = 8.0  # feature-score points per factor e of the prior
 _TOURNAMENT = 6  # placements drawn per playout move
 _MARGIN_WEIGHT = 0.1  # share of a playout's value that the score margin decides
 _CUT = 24  # four-colour boards: playout moves before the evaluation decides
+_DUO_CUT = 16  # Duo: the same, even so that both colours have moved as often
 _CORNER_WEIGHT = 1.0  # squares an open corner of one's own is worth at the cut
 _DUO_NEAR = 8  # Duo priors: per empty square beside a rival's corner a placement covers
 _DUO_SELF = 2  # Duo priors: per free square it closes to its own colour (edge contact)
+
+_SETTLED_EVERY = 32  # iterations between checks whether the root's choice is settled
 
 _MASK64 = (1 << 64) - 1
 _REFILL = 1 << 16  # fewer random bits left than this: draw a fresh word
@@ -297,11 +302,27 @@ def centre_distance(size: int) -> tuple[int, ...]:
 
 
 class _Node:
-    """A position in the tree: the colour to move there, its best moves and their edges."""
+    """A position in the tree: the colour to move there, its best moves and their edges.
 
-    __slots__ = ("children", "colour", "edge_n", "edge_w", "moves", "priors", "seat", "visits")
+    A node is made when the search first reaches its position, but its moves are
+    scored only when the search comes back to go through it (``expand``): most nodes
+    at the tree's edge are never visited again, and scoring every legal placement
+    costs as much as a playout.
+    """
 
-    def __init__(self, board: _Board, table: Placements, variant: _Rules) -> None:
+    __slots__ = (
+        "board",
+        "children",
+        "colour",
+        "edge_n",
+        "edge_w",
+        "moves",
+        "priors",
+        "seat",
+        "visits",
+    )
+
+    def __init__(self, board: _Board, variant: _Rules) -> None:
         colour = board.turn
         self.visits = 0
         self.children: list[_Node | None] = []
@@ -310,10 +331,15 @@ class _Node:
         self.edge_n: list[int] = []
         self.edge_w: list[float] = []
         self.colour = -1 if colour is None else colour
-        self.seat = -1
-        if colour is None:
-            return
-        self.seat = variant.controller(board, colour)
+        self.seat = -1 if colour is None else variant.controller(board, colour)
+        self.board: _Board | None = None if colour is None else board.copy()
+
+    def expand(self, table: Placements, variant: _Rules) -> None:
+        """Score the colour's legal placements; keep the best as moves, with priors."""
+        board = self.board
+        assert board is not None
+        self.board = None
+        colour = self.colour
         ids = board.lists[colour]
         scores = feature_scores(board, colour, ids, table, variant)
         ranked = sorted(zip(scores, ids, strict=True), key=lambda pair: (-pair[0], pair[1]))
@@ -363,7 +389,7 @@ def _playout(
     teams = variant.teams
     colour = board.turn
     draw = 0
-    left = _CUT if colours == 4 else -1
+    left = _CUT if colours == 4 else _DUO_CUT
     while colour is not None:
         if left == 0:
             board.turn = colour
@@ -432,28 +458,38 @@ def search(state: State, seed: int, budget: Budget) -> int:
     table = state.table
     variant = _Rules(state)
     start = board_of(state)
-    root = _Node(start, table, variant)
+    root = _Node(start, variant)
+    root.expand(table, variant)
     if len(root.moves) == 1:
         return root.moves[0]
     rng = bots.stream(state, seed)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     iterations = budget.iterations
+    started = time.perf_counter()
     done = 0
     while iterations is None or done < iterations:
         if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if (
+            done % _SETTLED_EVERY == 0
+            and done
+            and _settled(root, done, iterations, started, deadline)
+        ):
             break
         done += 1
         board = start.copy()
         node = root
         path: list[tuple[_Node, int]] = []
-        while node.moves:
+        while node.colour >= 0:
+            if node.board is not None:
+                node.expand(table, variant)
             index = node.select()
             path.append((node, index))
             play(board, node.colour, node.moves[index], table)
             advance(board, node.colour, table)
             child = node.children[index]
             if child is None:
-                node.children[index] = _Node(board, table, variant)
+                node.children[index] = _Node(board, variant)
                 break
             node = child
         values, rng = _playout(board, table, variant, rng)
@@ -463,3 +499,20 @@ def search(state: State, seed: int, budget: Budget) -> int:
             parent.edge_w[index] += values[parent.seat]
     best = max(range(len(root.moves)), key=lambda i: (root.edge_n[i], -i))
     return root.moves[best]
+
+
+def _settled(
+    root: _Node, done: int, iterations: int | None, started: float, deadline: float | None
+) -> bool:
+    """Whether no other root move can catch up with the most visited one in what is left.
+
+    What is left is the iterations the budget still allows and, under a time limit, as
+    many as the time left runs at the pace so far (an estimate). With an iteration
+    budget alone the search picks the same move as if it had run them all.
+    """
+    left = math.inf if iterations is None else iterations - done
+    if deadline is not None:
+        now = time.perf_counter()
+        left = min(left, done * (deadline - now) / max(now - started, 1e-9))
+    first, second = heapq.nlargest(2, root.edge_n)
+    return first - second > left

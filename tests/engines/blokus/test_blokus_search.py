@@ -99,12 +99,28 @@ def test_incremental_lists_equal_the_legal_placements(
             assert board.forbidden == list(after.forbidden)
 
 
-def test_playout_ends_the_game_with_every_colour_out() -> None:
-    state = rules.new_state("duo", 2, False)
+def test_duo_playout_ends_the_game_when_fewer_moves_than_the_cut_are_left() -> None:
+    # A late position: the colours still in play hold fewer pieces than the cut.
+    state = next(
+        state
+        for seed in range(20)
+        for state in random_game("duo", 2, False, seed)
+        if state.turn is not None
+        and sum(21 - len(state.placed[c]) for c in range(2) if not state.out[c]) < search._DUO_CUT
+    )
     board = search.board_of(state)
     variant = search._Rules(state)
     values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
     assert board.turn is None and all(board.out)
+    assert len(values) == 2 and all(0.0 <= value <= 1.0 for value in values)
+
+
+def test_duo_playout_stops_at_the_cut_and_evaluates() -> None:
+    state = rules.new_state("duo", 2, False)
+    board = search.board_of(state)
+    variant = search._Rules(state)
+    values, _ = search._playout(board, state.table, variant, prng.seed_state(4))
+    assert sum(board.count) == search._DUO_CUT and board.turn == 0
     assert len(values) == 2 and all(0.0 <= value <= 1.0 for value in values)
 
 
@@ -127,3 +143,28 @@ def _duel(game: int, iterations: int) -> bool:
 
 def test_hard_bot_beats_the_greedy_bot_in_duo() -> None:
     assert sum(_duel(game, 30) for game in range(4)) >= 3
+
+
+def test_search_stops_early_only_when_no_root_move_can_catch_up() -> None:
+    state = rules.new_state("duo", 2, False)
+    root = search._Node(search.board_of(state), search._Rules(state))
+    root.expand(state.table, search._Rules(state))
+    root.edge_n = [0] * len(root.moves)
+    root.edge_n[:3] = [40, 30, 2]
+    assert search._settled(root, 72, 81, 0.0, None)
+    assert not search._settled(root, 72, 82, 0.0, None)
+    assert not search._settled(root, 72, None, 0.0, None)
+
+
+def test_a_node_scores_its_moves_when_the_search_comes_back() -> None:
+    state = rules.new_state("duo", 2, False)
+    for _ in range(4):
+        state = rules.place(state, bots.strong_placement(state, 1))
+    variant = search._Rules(state)
+    node = search._Node(search.board_of(state), variant)
+    assert node.moves == [] and node.board is not None
+    node.expand(state.table, variant)
+    assert node.board is None and 0 < len(node.moves) <= search._WIDTH
+    assert abs(sum(node.priors) - 1) < 1e-9
+    legal = rules.legal_placements(state)
+    assert set(node.moves) <= set(legal)
