@@ -69,6 +69,26 @@ def test_the_hard_bot_uses_only_what_its_seat_may_see(
             assert search.choose_hard(variant, seat, 5, SMALL) == move
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_near_the_end_a_playout_plays_the_game_out_and_stays_fair(
+    players: int, positions: Positions, hidden_variants: Variants
+) -> None:
+    late = [
+        state
+        for state in positions(players, 740 + players)
+        if ENGINE.to_act(state) and state.phase == "play" and len(state.pile) <= search.ENDGAME_PILE
+    ]
+    assert late
+    for state in _some(late, 3):
+        seat = ENGINE.to_act(state)[0]
+        world, _ = search.sample_world(state, seat, seed_state(4))
+        # a finished game adds or takes away WIN, more than any margin of points
+        assert abs(search._playout(world, seat, 6, to_end=True)) >= search.WIN / 4
+        move = search.choose_hard(state, seat, 5, SMALL)
+        for variant in hidden_variants(state, seat):
+            assert search.choose_hard(variant, seat, 5, SMALL) == move
+
+
 def test_the_time_limit_alone_still_gives_a_legal_move(positions: Positions) -> None:
     state = _some(positions(3, 730, every=3), 3)[1]
     seat = ENGINE.to_act(state)[0]
