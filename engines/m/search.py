@@ -16,6 +16,14 @@ worlds is played. With three or four players the playout stops after that one re
 the players further on move from hands that are guesses, and playing them too made
 the search no better than the greedy (docs/benchmarks.md, "Bot levels: M and MÄDN").
 
+Near the end (``ENDGAME_PILE`` cards or fewer left in the pile) the playout goes on
+with greedy moves for everyone until the game is over, and is valued by who won: the
+game ends at the first scoring phase completed with the pile empty (docs/rules.md
+M-16), so whether a move lets the seat or someone else trigger that last phase, and
+who is ahead when it comes, decides the game. A won or lost game is a noisy value, so
+such a move samples ``ENDGAME_WORLDS`` times the budget's worlds; the moves left are
+few and the time cap still holds.
+
 Fair by construction: a world is built from the public facts (the game's public
 history among them) and the seat's own hand alone (every hidden field of the state is
 replaced), and the sampling seed is the
@@ -39,15 +47,20 @@ from engines.m.state import State
 from engines.prng import below, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
-"""Worlds sampled per move (on four placements and the passes), capped at 1 s of wall
-clock. CPU time a move with the history read afresh each move (2026-12-05, 20 games a
-count): p50 0.07-0.09 s, p90 0.11-0.13 s, at most 0.24 s at 2 to 4 players; 16 worlds
-were measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")."""
+"""Worlds sampled per move (on four placements and the passes; three times as many
+once the end is played out, ``ENDGAME_WORLDS``), capped at 1 s of wall clock. CPU time
+a move, the history's reading kept from move to move (2026-12-05, 200 games a count, 2
+to 4 players): p50 0.03-0.05 s, p90 0.13-0.14 s, at most 1.4 s, reached only by a few
+moves that play the end out, where the cap then stops the search early; 16 worlds were
+measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")."""
 
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
 WIN = 1000.0  # a won game outweighs any score margin
 REPLIES = 1  # the other seats' turns a playout plays: the next player's
 PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
+ENDGAME_PILE = 4  # at this pile size or less a playout goes on to the end of the game
+ENDGAME_PLIES = 200  # a bound on such a playout (M-18 to M-20 end the game well before)
+ENDGAME_WORLDS = 3  # times the budget's worlds for such a move
 
 
 def _public(state: State, seat: int) -> tuple[object, ...]:
@@ -145,16 +158,18 @@ def _value(state: State, seat: int) -> float:
     return value
 
 
-def _playout(state: State, seat: int, seed: int) -> float:
+def _playout(state: State, seat: int, seed: int, to_end: bool = False) -> float:
     """Greedy moves for everyone (scoring phases included) until a second turn of
-    another seat, or a second own turn of ``seat``, would begin; then the value."""
+    another seat, or a second own turn of ``seat``, would begin; then the value.
+    With ``to_end`` the greedy plays on until the game is over (or for at most
+    ``ENDGAME_PLIES`` moves)."""
     own_turns = replies = 0
-    for ply in range(PLAYOUT_PLIES):
+    for ply in range(ENDGAME_PLIES if to_end else PLAYOUT_PLIES):
         acting = rules.to_act(state)
         if not acting:
             break
         mover = acting[0]
-        if state.phase == "play":
+        if state.phase == "play" and not to_end:
             if mover == seat:
                 if own_turns == 1:
                     break
@@ -191,13 +206,16 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
     if len(moves) == 1:
         return moves[0].json()
     weights = beliefs.weights(state, seat)
+    to_end = len(state.pile) <= ENDGAME_PILE
+    if to_end and budget.iterations is not None:
+        budget = replace(budget, iterations=budget.iterations * ENDGAME_WORLDS)
     best = determinized.best(
         len(moves),
         budget,
         determinized.seeded(seed, _public(state, seat)),
         lambda rng: sample_world(state, seat, rng, weights),
         lambda world, index, play_seed: _playout(
-            rules.play(world, seat, moves[index]), seat, play_seed
+            rules.play(world, seat, moves[index]), seat, play_seed, to_end
         ),
     )
     return moves[best].json()
