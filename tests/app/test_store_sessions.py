@@ -203,7 +203,9 @@ async def test_a_retried_write_that_a_deadlock_ended_is_tried_again_and_kept(
     async with asyncio.timeout(GUARD):
         done = await asyncio.gather(db.retried(first), db.retried(second))
     assert done == ["first", "second"]
-    assert sorted(tries.values()) == [1, 2], tries  # the deadlock's victim ran twice
+    # the deadlock's victim ran again; its second try may meet the other write's second
+    # lock again (the events stay set), so PostgreSQL may end a try more than once
+    assert min(tries.values()) >= 1 and sum(tries.values()) >= 3, tries
     async with db.transaction() as session:
         rows = await session.execute(
             select(Seat.seat, Seat.stand_in).where(Seat.room_id == room).order_by(Seat.seat)
