@@ -59,6 +59,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.core.clock import clock
@@ -956,17 +957,39 @@ async def racing(servers: list[ServerProcess]) -> AsyncIterator[Race]:
             yield Race(servers, https, Store(make_sessionmaker(engine)))
     except BaseException as exc:
         # what a failure on a loaded machine needs to be understood: did a server die,
-        # what did it log, and which reads were sent twice
+        # what did it log, which reads were sent twice, and (PostgreSQL) what each
+        # session of the database was doing or waiting for
         for server in servers:
             exc.add_note(server.tail())
         for transport in transports:
             for retried in transport.retried:
                 exc.add_note(f"sent again: {retried}")
+        if engine.dialect.name == "postgresql":
+            exc.add_note(await _sessions_of(engine))
         raise
     finally:
         await engine.dispose()
     dead = [server.tail() for server in servers if not server.alive()]
     assert not dead, "\n".join(dead)
+
+
+_SESSIONS = text(
+    "SELECT pid, state, wait_event_type, wait_event, now() - xact_start AS open_for, "
+    "left(query, 160) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY xact_start"
+)
+
+
+async def _sessions_of(engine: Any) -> str:
+    """The database's other sessions as PostgreSQL sees them: which are in a
+    transaction, for how long, and what each waits for (a lock names a hang's cause)."""
+    try:
+        async with asyncio.timeout(5):
+            async with engine.connect() as connection:
+                rows = (await connection.execute(_SESSIONS)).all()
+    except Exception as exc:  # the note must not hide the failure it explains
+        return f"pg_stat_activity unreadable: {exc!r}"
+    return "pg_stat_activity:\n" + "\n".join(" | ".join(map(str, row)) for row in rows)
 
 
 async def _run(servers: list[ServerProcess], rounds: int) -> None:
