@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_crossproc import scratch_database  # noqa: E402
 from bench.common import figures, say  # noqa: E402
-from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move  # noqa: E402
+from bench.table import MoveFailed, Seat, mover, open_seat, start_table, timed_move  # noqa: E402
 from tests.pg import run_sql  # noqa: E402
 from tests.server import ServerProcess  # noqa: E402
 
@@ -74,17 +74,15 @@ async def play_live(http: httpx.AsyncClient, ws_url: str, moves: int) -> dict[st
         if seats is None:
             seats = await live_table(http, ws_url, tables)
             tables += 1
-        state = seats[0].state
-        assert state is not None
-        if state["result"] is not None or not state["to_act"]:
+        to_move = mover(seats)
+        if to_move is None:
             for seat in seats:
                 await seat.close()
             seats = None
             continue
-        mover = state["to_act"][0]
         ref += 1
         try:
-            rtt, _ = await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
+            rtt, _ = await timed_move(seats[to_move], seats[1 - to_move], ref, WAIT_S)
         except MoveFailed as exc:
             failures.append(str(exc.args[0]))
             for seat in seats:

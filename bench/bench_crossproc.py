@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.core.config import async_url
 from bench.common import figures, say
-from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move
+from bench.table import MoveFailed, Seat, mover, open_seat, start_table, timed_move
 from tests.pg import run_sql
 from tests.server import ServerProcess
 
@@ -79,20 +79,18 @@ class Room:
 
     async def move(self) -> tuple[float, int] | None:
         """One move by the seat to act: (ms until the other seat has it, mover's seat)."""
-        state = self.seats[0].state
-        assert state is not None
-        if state["result"] is not None or not state["to_act"]:
+        seat = mover(self.seats)
+        if seat is None:
             self.done = True
             return None
-        mover = state["to_act"][0]
         self.next_id += 1
-        me, other = self.seats[mover], self.seats[1 - mover]
+        me, other = self.seats[seat], self.seats[1 - seat]
         try:
             arrived, _ = await timed_move(me, other, self.next_id, TIMEOUT_S)
         except MoveFailed as exc:
             raise RuntimeError(f"move refused: {exc.args[0]}") from exc
         self.moves += 1
-        return arrived, mover
+        return arrived, seat
 
 
 async def set_up(client: httpx.AsyncClient, kind: str, a: ServerProcess, b: ServerProcess) -> Room:
@@ -129,10 +127,10 @@ async def play(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
                     done = await room.move()
                     if done is None or round_no == 0:
                         continue
-                    ms, mover = done
+                    ms, moved = done
                     times[room.kind].append(ms)
                     if room.kind == "cross":
-                        times["cross_a_to_b" if mover == 0 else "cross_b_to_a"].append(ms)
+                        times["cross_a_to_b" if moved == 0 else "cross_b_to_a"].append(ms)
     finally:
         await asyncio.gather(
             *(seat.close() for room in rooms for seat in room.seats), return_exceptions=True

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import figures, say  # noqa: E402
-from bench.table import MoveFailed, Seat, open_seat, start_table, timed_move  # noqa: E402
+from bench.table import MoveFailed, Seat, mover, open_seat, start_table, timed_move  # noqa: E402
 from tests.server import ServerProcess  # noqa: E402
 
 MATCHES = int(os.environ.get("MATCHES", "60"))
@@ -84,13 +84,11 @@ async def open_room(http: httpx.AsyncClient, ws_url: str, n: int) -> list[Seat]:
 
 async def play(seats: list[Seat], out: dict[str, list[Any]]) -> None:
     for ref in range(1, MOVES + 1):
-        state = seats[0].state
-        assert state is not None
-        if state["result"] is not None or not state["to_act"]:
+        seat = mover(seats)
+        if seat is None:
             return
-        mover = state["to_act"][0]
         try:
-            rtt, own = await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
+            rtt, own = await timed_move(seats[seat], seats[1 - seat], ref, WAIT_S)
         except MoveFailed as exc:
             out["failures"].append(exc.args[0])
             return

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import say  # noqa: E402
-from bench.table import Seat, open_seat, start_table, timed_move  # noqa: E402
+from bench.table import Seat, mover, open_seat, start_table, timed_move  # noqa: E402
 from tests.server import ServerProcess  # noqa: E402
 
 MATCHES = int(os.environ.get("MATCHES", "10"))
@@ -83,12 +83,10 @@ async def _play(server: ServerProcess) -> int:
         moves = 0
         async with gate:
             for ref in range(1, MOVES + 1):
-                state = seats[0].state
-                assert state is not None
-                if state["result"] is not None or not state["to_act"]:
+                seat = mover(seats)
+                if seat is None:
                     break
-                mover = state["to_act"][0]
-                await timed_move(seats[mover], seats[1 - mover], ref, WAIT_S)
+                await timed_move(seats[seat], seats[1 - seat], ref, WAIT_S)
                 moves += 1
         return moves
 

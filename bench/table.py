@@ -94,6 +94,17 @@ class Seat:
         self._reader.cancel()
 
 
+def mover(seats: list[Seat]) -> int | None:
+    """The seat to move next at a two-seat table, or None once the game is over or
+    nobody is to act."""
+    state = seats[0].state
+    assert state is not None
+    if state["result"] is not None or not state["to_act"]:
+        return None
+    seat: int = state["to_act"][0]
+    return seat
+
+
 async def start_table(http: httpx.AsyncClient, n: int = 0) -> tuple[str, list[str]]:
     """A started two-seat room (``http`` is bound to the server): its id and both tokens."""
     made = await http.post("/api/rooms", json={**TABLE, "name": f"a{n}"})
