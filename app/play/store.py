@@ -16,6 +16,7 @@ import contextvars
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -388,6 +389,8 @@ class Store:
 
 # how often ``Store.retried`` tries a transaction PostgreSQL ended as a deadlock's victim
 TRANSACTION_TRIES = 8
+# seconds before the held PostgreSQL connection is opened again after it could not be
+HELD_RETRY_AFTER = 5.0
 
 
 def _room(row: Room) -> RoomRecord:
@@ -656,12 +659,30 @@ class _HeldConnection:
     ORM session, one prepared statement. One group is written at a time
     (``Store.write``), so one connection is enough. Any error closes it: the rows then
     go the usual way (whose pool pings before use), and the next group opens another.
-    Values are stored as SQLAlchemy stores them (JSON text), and read back through it."""
+    A connection that could not be opened is not tried again for ``HELD_RETRY_AFTER``
+    seconds (a database that refuses it would otherwise cost every group a failed
+    connect before the usual way). Values are stored as SQLAlchemy stores them (JSON
+    text), and read back through it."""
 
     def __init__(self, engine: AsyncEngine | None) -> None:
         assert engine is not None
         self._dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._conn: asyncpg.Connection | None = None
+        self._failed_at: float | None = None
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self._conn is not None and not self._conn.is_closed():
+            return self._conn
+        failed = self._failed_at
+        if failed is not None and time.monotonic() - failed < HELD_RETRY_AFTER:
+            raise ConnectionError("the held connection could not be opened lately")
+        try:
+            self._conn = await asyncpg.connect(self._dsn)
+        except BaseException:
+            self._failed_at = time.monotonic()
+            raise
+        self._failed_at = None
+        return self._conn
 
     async def write(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -678,13 +699,12 @@ class _HeldConnection:
             for r in rows
         ]
         try:
-            if self._conn is None or self._conn.is_closed():
-                self._conn = await asyncpg.connect(self._dsn)
-            async with self._conn.transaction():
+            conn = await self._connection()
+            async with conn.transaction():
                 if len(args) == 1:
-                    await self._conn.execute(_PG_INSERT, *args[0])
+                    await conn.execute(_PG_INSERT, *args[0])
                 else:
-                    await self._conn.executemany(_PG_INSERT, args)
+                    await conn.executemany(_PG_INSERT, args)
         except asyncpg.UniqueViolationError:
             raise  # a seq taken: the transaction is rolled back, the connection good
         except BaseException:

@@ -312,6 +312,30 @@ async def test_on_postgresql_a_lost_connection_sends_the_move_the_usual_way(
     assert [(e.seq, e.kind) for e in events] == [(after.seq, "move"), (last.seq, "move")]
 
 
+async def test_on_postgresql_a_held_connection_that_cannot_open_is_not_tried_each_move(
+    pg_services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The held connection's server refuses it (here: nothing listens on its port): the
+    moves land the usual way, and the refused connect is not tried again before
+    ``HELD_RETRY_AFTER`` (an hour here, so that no machine is too slow for it), so
+    each move does not pay for it."""
+    monkeypatch.setattr(store, "HELD_RETRY_AFTER", 3600.0)
+    state, actors = await _table(pg_services)
+    held = pg_services.rooms.db._held
+    assert held is not None
+    held.close()
+    held._dsn = "postgresql://postgres@127.0.0.1:1/nowhere"
+    async with asyncio.timeout(GUARD):
+        after = await _move(pg_services, state, actors)
+        refused_at = held._failed_at
+        assert refused_at is not None
+        last = await _move(pg_services, after, actors)
+    assert held._failed_at == refused_at  # no second try
+    pg_services.rooms.cache.clear()
+    events = await pg_services.rooms.events(state.room.id, state.seq)
+    assert [(e.seq, e.kind) for e in events] == [(after.seq, "move"), (last.seq, "move")]
+
+
 async def test_on_postgresql_many_rooms_moving_at_once_keep_every_move_in_order(
     pg_services: Services,
 ) -> None:
