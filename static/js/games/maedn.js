@@ -364,7 +364,13 @@ export function mount(root, { onMove, t, say = () => {} }) {
       }
       const done = [...player.querySelectorAll("li.md-fin")];
       for (const row of done.slice(done.length - (since.finished[seat] ?? 0))) markSince(row, t("since.new"));
-      const lost = since.lost[seat] ?? [];
+      const lost = [...(since.lost[seat] ?? [])];
+      // the last move's steal has its own note here: the summary names only the others
+      const stolen = /** @type {HTMLElement | null} */ (player.querySelector(".md-note-steal[data-figure]"));
+      if (stolen) {
+        const at = lost.indexOf(Number(stolen.dataset.figure));
+        if (at >= 0) lost.splice(at, 1);
+      }
       if (lost.length && !player.querySelector(".md-note-since")) {
         player.append(h("p", { class: "md-note md-note-since" }, t("since.lost", { figures: lost.join(", ") })));
       }

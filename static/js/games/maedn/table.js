@@ -177,7 +177,7 @@ function lastNote(view, seat, ctx) {
   if (!last) return null;
   const { t } = ctx;
   if (last.victim === seat && last.figure != null) {
-    return h("p", { class: ["md-note", "md-note-steal", ctx.hl.fresh && "md-pop"] }, t("maedn.note.stolen", { name: nameOf(ctx.names, last.seat, t), figure: last.figure }));
+    return h("p", { class: ["md-note", "md-note-steal", ctx.hl.fresh && "md-pop"], dataset: { figure: last.figure } }, t("maedn.note.stolen", { name: nameOf(ctx.names, last.seat, t), figure: last.figure }));
   }
   if (last.seat === seat && last.finished != null) {
     const row = view.finished[seat][last.finished];
