@@ -78,6 +78,10 @@ class Connection:
     last_seq: int
     seat: int | None = None
     compact: bool = False  # the hello asked for the legal moves' compact form
+    # a message of this socket is being answered (a move or a chat line under way)
+    answering: bool = False
+    # the token holds no seat any more: the socket closes, once its answer is sent
+    revoked: bool = False
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -244,8 +248,7 @@ class Hub:
         for seat, conn in placed:
             if seat is None and conn.token_hash is not None:
                 # the host freed this token's seat: the token is worth nothing any more
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(code=CLOSE_BAD_TOKEN)
+                await self._revoke(conn)
                 continue
             key = (seat, conn.last_seq, conn.compact)
             text = encoded.get(key)
@@ -270,6 +273,17 @@ class Hub:
         if start >= state.seq:
             return [], state.seq + 1
         return await self.rooms.events_upto(room_id, start, state.seq), start + 1
+
+    async def _revoke(self, conn: Connection) -> None:
+        """Close the socket of a token that holds no seat any more (4401). A socket in the
+        middle of answering a message (a chat line stored, or refused, while the seat
+        went) closes once that answer is sent (``_loop``): a close sent first would leave
+        the client never knowing what became of it."""
+        conn.revoked = True
+        if conn.answering:
+            return
+        with contextlib.suppress(Exception):
+            await conn.ws.close(code=CLOSE_BAD_TOKEN)
 
     async def _moved(self, conn: Connection, seat: int | None) -> None:
         """A new game shuffled the seats: the socket's presence follows its token."""
@@ -438,7 +452,15 @@ class Hub:
                 except ApiError as exc:
                     await self._error(conn.ws, id=ref, **exc.body())
                     continue
-                await self._handle(conn, message)
+                conn.answering = True
+                try:
+                    await self._handle(conn, message)
+                finally:
+                    conn.answering = False
+                if conn.revoked:  # its seat went while this message was answered
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close(code=CLOSE_BAD_TOKEN)
+                    return
         finally:
             self.budget.forget(conn.id)
 

@@ -61,11 +61,13 @@ import httpx
 import pytest
 from sqlalchemy import text
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from app.core.clock import clock
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker
 from app.core.errors import ApiError
+from app.live.hub import CLOSE_BAD_TOKEN
 from app.play import store
 from app.play.access import hash_token
 from app.play.rooms import RoomRules
@@ -198,13 +200,16 @@ class Socket:
         return cls(ws, token, since)
 
     async def _read(self) -> None:
-        with contextlib.suppress(Exception):
-            async for raw in self.ws:
-                message = json.loads(raw)
-                self.messages.append(message)
-                if message["type"] in {"ack", "error"} and message.get("id") is not None:
-                    self.acks[str(message["id"])] = message
-                self.changed.set()
+        try:
+            with contextlib.suppress(Exception):
+                async for raw in self.ws:
+                    message = json.loads(raw)
+                    self.messages.append(message)
+                    if message["type"] in {"ack", "error"} and message.get("id") is not None:
+                        self.acks[str(message["id"])] = message
+                    self.changed.set()
+        finally:
+            self.changed.set()  # a closed socket ends every wait at once
 
     @property
     def states(self) -> list[dict[str, Any]]:
@@ -243,10 +248,25 @@ class Socket:
         return latest
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``message``; ``{"type": "closed"}`` when the server closed the
+        socket first because its token lost its seat (stood up, freed) as the message
+        went out: the server answers whatever it handles, so that one was never handled
+        (``check`` finds any chat or move stored with no one's answer)."""
         key = f"r{random.getrandbits(48)}"
-        await self.ws.send(json.dumps({**message, "id": key}))
-        await self.until(lambda: key in self.acks, f"answer to {message['type']}")
-        return self.acks[key]
+        closed = {"type": "closed", "code": CLOSE_BAD_TOKEN}
+        try:
+            await self.ws.send(json.dumps({**message, "id": key}))
+        except ConnectionClosed:
+            if self.ws.close_code != CLOSE_BAD_TOKEN:
+                raise
+            return closed
+
+        def answered() -> bool:
+            revoked = self.reader.done() and self.ws.close_code == CLOSE_BAD_TOKEN
+            return key in self.acks or revoked
+
+        await self.until(answered, f"answer to {message['type']}")
+        return self.acks.get(key) or closed
 
     async def close(self) -> None:
         await self.ws.close()
