@@ -114,6 +114,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         return
     crash = getattr(report.longrepr, "reprcrash", None)
     reason = crash.message.splitlines()[0] if crash is not None and crash.message else ""
+    if crash is not None and getattr(crash, "path", None):
+        # where it was raised: a run killed before its summary still tells the line
+        reason = f"{reason} (raised at {crash.path}:{crash.lineno})"
     reporter = _config.pluginmanager.get_plugin("terminalreporter") if _config else None
     if reporter is not None:
         reporter.write_line(f"\nFAILED {report.nodeid} ({report.when}): {reason}", red=True)
