@@ -11,6 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from engines import get_engine
 from tests.app.records_help import bot_record
 from tests.e2e.accessibility import report, violations
 from tests.e2e.helpers import place_by_clicking
@@ -201,3 +202,62 @@ def test_maedn_marks_the_figures_taken_since_your_last_turn(
     gains = [now["scores"][s] - before["scores"][s] for s in range(now["players"])]
     expect(page.locator(".md-scores .since-gain")).to_have_count(sum(1 for g in gains if g))
     _axe_clean(browser, server, f"/r/{made['room']}#token={made['seats'][seat]['token']}", ".since")
+
+
+def _maedn_cut_after_a_steal(seed: int) -> tuple[dict[str, Any], int, int, int]:
+    """A 3-player MÄDN record cut where a seat's turn has come back and the move just
+    before was another seat's steal; returns the cut record, that seat, the victim and
+    the figure stolen."""
+    engine = get_engine("maedn")
+    record = bot_record("maedn", 3, {}, seed=seed)
+    state = engine.new_game(3, seed, record["options"])
+    for cut, entry in enumerate(record["moves"]):
+        after = engine.play(state, entry["seat"], entry["move"])
+        line = engine.log_line(state, entry["seat"], entry["move"], after)
+        state = after
+        if cut + 1 >= len(record["moves"]) or line.get("taken_from") != "stolen":
+            continue
+        seat = record["moves"][cut + 1]["seat"]
+        if seat != entry["seat"] and _last_turn_step(record["moves"][: cut + 1], seat):
+            cut_record = {**record, "moves": record["moves"][: cut + 1], "result": None}
+            return cut_record, seat, int(line["from_seat"]), int(line["figure"])
+    raise AssertionError(f"no steal right before a turn in seed {seed}")
+
+
+def test_maedn_says_a_figure_stolen_by_the_last_move_once(
+    person, browser: Browser, server: ServerProcess
+) -> None:
+    """The victim's box names the last move's steal in its own note; the note of what
+    it lost since your last turn names only the other figures, not that one again."""
+    record, seat, victim, figure = _maedn_cut_after_a_steal(seed=32)
+    made = _import(server, record)
+    token = made["seats"][seat]["token"]
+    step = _last_turn_step(record["moves"], seat)
+    before = httpx.get(
+        f"{server.url}/api/rooms/{made['room']}/games/1/steps/{step}",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    ).json()["view"]
+    now = _state(server, made["room"], token)["view"]
+
+    def figures(view: dict[str, Any]) -> list[int]:
+        return [f for row in view["rows"][victim] for f in row["figures"]]
+
+    lost = figures(before)
+    for kept in figures(now):
+        if kept in lost:
+            lost.remove(kept)
+    assert figure in lost
+    lost.remove(figure)  # the steal's own note names it
+
+    page = person(f"/r/{made['room']}#token={token}")
+    expect(page.locator("#since")).to_be_visible()
+    box = page.locator(f'article.md-player[data-seat="{victim}"]')
+    expect(box.locator(f'.md-note-steal[data-figure="{figure}"]')).to_be_visible()
+    since = box.locator(".md-note-since")
+    if lost:
+        expect(since).to_have_text(
+            f"Taken since your last turn: {', '.join(map(str, sorted(lost)))}"
+        )
+    else:
+        expect(since).to_have_count(0)
