@@ -47,14 +47,25 @@ from engines.m.state import State
 from engines.prng import below, shuffled
 
 HARD_BUDGET = Budget(iterations=8, seconds=1.0)
-"""Worlds sampled per move (on four placements and the passes; three times as many
-once the end is played out, ``ENDGAME_WORLDS``), capped at 1 s of wall clock. CPU time
-a move, the history's reading kept from move to move (2026-12-05, 200 games a count, 2
-to 4 players): p50 0.03-0.05 s, p90 0.13-0.14 s, at most 1.4 s, reached only by a few
-moves that play the end out, where the cap then stops the search early; 16 worlds were
-measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and MÄDN")."""
+"""Worlds sampled per move at two and three players (on four placements and the
+passes; from four players on ``CROWDED_WORLDS`` times as many on more placements; three
+times as many once the end is played out, ``ENDGAME_WORLDS``), capped at 1 s of wall
+clock. CPU time a move, the history's reading kept from move to move (2026-12-05, 200
+games a count, 2 and 3 players): p50 0.03-0.05 s, p90 0.13-0.14 s, at most 1.4 s,
+reached only by a few moves that play the end out, where the cap then stops the
+search early; at 4 players (2026-12-06) p50 0.16 s, p90 0.57 s. On four placements 16
+worlds were measured no stronger than 8 (docs/benchmarks.md, "Bot levels: M and
+MÄDN")."""
 
 CANDIDATES = 4  # placements kept for the search, the greedy estimate's best first
+# From four players on, the greedy's ranking is the least sure (three or more others
+# move before the seat again): the search keeps more placements and samples more
+# worlds. At four players that won first place 1.53x its share over 400 fresh deals,
+# where four placements on 8 worlds had won 1.27x over 600 others; on the deals it was
+# chosen on, 1.58x against 1.43x for 8 placements (docs/benchmarks.md, 2026-12-06).
+CROWDED = 4  # players
+CROWDED_CANDIDATES = 12
+CROWDED_WORLDS = 2  # times the budget's worlds
 WIN = 1000.0  # a won game outweighs any score margin
 REPLIES = 1  # the other seats' turns a playout plays: the next player's
 PLAYOUT_PLIES = 40  # a bound on one playout's moves (scoring phases take several)
@@ -190,7 +201,8 @@ def candidates(state: State, seat: int) -> list[Move]:
         return moves
     exposure = bots._Exposure(state, bots._unseen(state, seat))
     places = [m for m in moves if isinstance(m, Place)]
-    ranked = sorted(places, key=lambda m: -bots._place_value(state, seat, m, exposure))[:CANDIDATES]
+    ranked = sorted(places, key=lambda m: -bots._place_value(state, seat, m, exposure))
+    ranked = ranked[: CROWDED_CANDIDATES if state.players >= CROWDED else CANDIDATES]
     fits = {m.card for m in places}
     passes = [m for m in moves if isinstance(m, Pass)]
     if passes:
@@ -207,8 +219,9 @@ def choose_hard(state: State, seat: int, seed: int, budget: Budget) -> JSON:
         return moves[0].json()
     weights = beliefs.weights(state, seat)
     to_end = len(state.pile) <= ENDGAME_PILE
-    if to_end and budget.iterations is not None:
-        budget = replace(budget, iterations=budget.iterations * ENDGAME_WORLDS)
+    if budget.iterations is not None:
+        worlds = budget.iterations * (CROWDED_WORLDS if state.players >= CROWDED else 1)
+        budget = replace(budget, iterations=worlds * (ENDGAME_WORLDS if to_end else 1))
     best = determinized.best(
         len(moves),
         budget,

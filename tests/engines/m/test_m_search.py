@@ -8,8 +8,9 @@ from collections.abc import Callable
 import pytest
 
 from engines.base import Budget
-from engines.m import ENGINE, search
+from engines.m import ENGINE, rules, search
 from engines.m.cards import DECK
+from engines.m.moves import Place
 from engines.m.state import State
 from engines.prng import seed_state
 
@@ -35,6 +36,24 @@ def test_the_hard_bot_chooses_legal_moves_deterministically(
         move = search.choose_hard(state, seat, 9, SMALL)
         assert move in ENGINE.legal_moves(state, seat)
         assert search.choose_hard(state, seat, 9, SMALL) == move
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_from_four_players_on_the_search_keeps_more_placements(
+    players: int, positions: Positions
+) -> None:
+    kept = search.CROWDED_CANDIDATES if players >= search.CROWDED else search.CANDIDATES
+    widest = 0
+    for state in positions(players, 730 + players, every=2):
+        acting = ENGINE.to_act(state)
+        if not acting or state.phase != "play":
+            continue
+        seat = acting[0]
+        places = [m for m in search.candidates(state, seat) if isinstance(m, Place)]
+        legal = [m for m in rules.legal_moves(state, seat) if isinstance(m, Place)]
+        assert len(places) == min(kept, len(legal))
+        widest = max(widest, len(places))
+    assert widest == kept  # some position had more placements than the search keeps
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
