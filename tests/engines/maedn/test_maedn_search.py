@@ -84,6 +84,20 @@ def test_the_hard_bot_uses_only_what_its_seat_may_see(players: int) -> None:
             assert search.choose_hard(variant, seat, 6, SMALL) == move
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_level_uses_only_what_its_seat_may_see(players: int) -> None:
+    # every level a room offers, the searching one on a small budget
+    for state in _along_a_game(players, 840 + players, 6):
+        seat = state.turn
+        variants = _hidden_variants(state, seat)
+        assert variants
+        for name, bot in ENGINE.bots().items():
+            for seed in (3, 4):
+                move = bot.choose(state, seat, seed, SMALL)
+                for variant in variants:
+                    assert bot.choose(variant, seat, seed, SMALL) == move, name
+
+
 def test_the_time_limit_alone_still_gives_a_legal_move() -> None:
     state = _along_a_game(3, 830, 4)[2]
     move = search.choose_hard(state, state.turn, 1, Budget(iterations=None, seconds=0.05))
