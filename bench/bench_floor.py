@@ -15,7 +15,8 @@ messages, bounds what any server could reach on this machine. This script measur
    Nothing is stored, checked or computed;
 3. it runs the yardstick's ``load.py`` unchanged from that directory (its ``python -m
    app`` then starts the stand-in) ``ROUNDS`` times at ``CONCURRENCY`` rooms at once,
-   and prints each run's JSON line with ``"system": "floor"``.
+   and prints each run's JSON line with ``"bench": "move_path.floor"`` and ``"system":
+   "floor"`` added.
 
     LOAD=…/load.py .venv/bin/python bench/bench_floor.py              # K=30, 60 rooms
     LOAD=…/load.py CONCURRENCY=1 MATCHES=10 .venv/bin/python bench/bench_floor.py
@@ -209,7 +210,7 @@ def main() -> None:
             )
             if not done.stdout.strip():
                 raise SystemExit(f"the yardstick printed nothing:\n{done.stderr[-3000:]}")
-            line = json.loads(done.stdout.strip().splitlines()[-1])
+            line = {"bench": "move_path.floor", **json.loads(done.stdout.splitlines()[-1])}
             line["system"] = "floor"
             util, rate = line["client_cpu_util_during_play"], line["moves_per_s"]
             line["client_cpu_ms_per_move"] = round(util / rate * 1000, 3) if rate else None
