@@ -10,9 +10,9 @@ what an equal bot gets), and the hard bot's time per move (p50, p99; moves with 
 single legal choice included, they cost next to nothing).
 
 ``--iterations N`` plays the hard bot on N worlds a move with no time cap (M's search
-takes ``CROWDED_WORLDS`` times as many from four players on, as it does with its budget), so that
-the win rate does not depend on the load of the machine (the times per move then say
-what those worlds cost); without it the bot plays its ``HARD_BUDGET``. ``--first S`` sets
+takes ``CROWDED_WORLDS`` times as many from four players on, as with its budget), so
+that the win rate does not depend on the load of the machine (the times per move then
+say what those worlds cost); without it the bot plays its ``HARD_BUDGET``. ``--first S`` sets
 the seed of the first game (31000), so that two settings can be compared on the same
 games. Besides the wall time a move's CPU time is reported (``time.process_time``, p50,
 p90 and the largest), which the load of other processes does not inflate; ``--cold``
