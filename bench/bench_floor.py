@@ -20,6 +20,14 @@ messages, bounds what any server could reach on this machine. This script measur
 
     LOAD=…/load.py .venv/bin/python bench/bench_floor.py              # K=30, 60 rooms
     LOAD=…/load.py CONCURRENCY=1 MATCHES=10 .venv/bin/python bench/bench_floor.py
+    LOAD=…/load.py MESSAGES=lean .venv/bin/python bench/bench_floor.py
+
+``MESSAGES`` says what the stand-in plays back: ``full`` (the default) the recorded
+texts as they are; ``lean`` each state cut to what the yardstick's client reads (its
+type, seq, who is to act, the result and the legal moves, in full), as if the room and
+the view cost the client nothing; ``bare`` that cut and the legal moves cut to the one
+placement the client plays, a state of a few dozen bytes. The three apart say how much
+of the client's cost a move is the bytes of each part.
 
 The client's CPU a move (``client_cpu_util_during_play`` over the moves a second) and
 the stand-in's figures are what the yardstick itself costs with these messages: no
@@ -49,6 +57,7 @@ from tests.server import ServerProcess  # noqa: E402
 
 YARDSTICK = Path(os.environ.get("LOAD", "load.py")).resolve()
 ROUNDS = int(os.environ.get("ROUNDS", "2"))
+MESSAGES = os.environ.get("MESSAGES", "full")
 RECORD_MOVES = 80  # more than any game lasts: the yardstick's MOVES stay inside it
 
 STAND_IN = '''
@@ -179,7 +188,33 @@ async def record(server: ServerProcess) -> list[dict[int, str]]:
     return texts
 
 
+def cut(text: str, bare: bool) -> str:
+    """A recorded state cut to what the yardstick's client reads (module docstring)."""
+    state = json.loads(text)
+    lean = {key: state[key] for key in ("type", "seq", "to_act", "result")}
+    if "legal_moves" in state:
+        lean["legal_moves"] = state["legal_moves"][:1] if bare else state["legal_moves"]
+    compact = state.get("legal_compact")
+    if compact is not None:
+        if bare:
+            shapes = [shape for shape in compact["shapes"] if shape["at"]][:1]
+            shapes = [{**shape, "at": shape["at"][:1]} for shape in shapes]
+            compact = {**compact, "shapes": shapes}
+        lean["legal_compact"] = compact
+    return json.dumps(lean, separators=(",", ":"))
+
+
+def played_back(texts: list[dict[int, str]]) -> list[dict[int, str]]:
+    """The texts the stand-in sends, as ``MESSAGES`` asks."""
+    if MESSAGES == "full":
+        return texts
+    bare = MESSAGES == "bare"
+    return [{seq: cut(text, bare) for seq, text in seat.items()} for seat in texts]
+
+
 def main() -> None:
+    if MESSAGES not in ("full", "lean", "bare"):
+        raise SystemExit(f"MESSAGES is full, lean or bare (not {MESSAGES!r})")
     if not YARDSTICK.exists():
         raise SystemExit(f"set LOAD to the yardstick's load.py (there is none at {YARDSTICK})")
     with tempfile.TemporaryDirectory(prefix="floor-") as scratch:
@@ -193,7 +228,7 @@ def main() -> None:
         stand_in.mkdir(parents=True)
         (stand_in / "__init__.py").write_text("")
         (stand_in / "__main__.py").write_text(STAND_IN)
-        (stand_in / "recorded.json").write_text(json.dumps(texts))
+        (stand_in / "recorded.json").write_text(json.dumps(played_back(texts)))
         moves = len(texts[0]) - 1
         say(f"recorded a game of {moves} moves; the yardstick plays up to its MOVES of them")
         env = {**os.environ, "LABEL": "floor"}
@@ -215,6 +250,9 @@ def main() -> None:
             util, rate = line["client_cpu_util_during_play"], line["moves_per_s"]
             line["client_cpu_ms_per_move"] = round(util / rate * 1000, 3) if rate else None
             line["recorded_moves"] = moves
+            line["messages"] = MESSAGES
+            sent = [len(text) for seat in played_back(texts) for text in seat.values()]
+            line["state_bytes_mean"] = round(sum(sent) / len(sent))
             print(json.dumps(line), flush=True)
 
 
