@@ -45,9 +45,17 @@ class Client:
         self.base = base
         self.room = room
         # no keepalive pings: every wait below has its own timeout, and a busy machine
-        # must not close a socket the test is still using
+        # must not close a socket the test is still using. No limit on the frames kept
+        # unread either: a tab the test does not read for a while (while more tabs are
+        # opened to reach both workers, each a presence message to every tab) must go on
+        # answering the server's pings as a browser does; past the default 16 frames the
+        # client would stop reading them, and the server close the socket (1011) after
+        # its ping interval and timeout
         self.ws: ClientConnection = connect(
-            f"{url}/api/rooms/{room}/ws", open_timeout=TIMEOUT, ping_interval=None
+            f"{url}/api/rooms/{room}/ws",
+            open_timeout=TIMEOUT,
+            ping_interval=None,
+            max_queue=None,
         )
         self.ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
         self.seen: list[int] = []  # the seq of every event received, in order
