@@ -9,6 +9,7 @@ import pytest
 from engines.base import Budget
 from engines.m import ENGINE
 from engines.m.state import State
+from tests.engines.levels import assert_every_level_blind
 
 Variants = Callable[[State, int | None], list[State]]
 Positions = Callable[..., list[State]]
@@ -58,20 +59,13 @@ def test_every_level_uses_only_what_its_seat_may_see(
     players: int, positions: Positions, hidden_variants: Variants
 ) -> None:
     # every level a room offers, the searching one on a small budget (its own tests,
-    # engines/m/test_m_search.py, look at it closer); several seeds, so the easy level's
-    # random moves and its greedy ones both come up
+    # engines/m/test_m_search.py, look at it closer)
     small = Budget(iterations=2, seconds=None)
     states = [s for s in positions(players, 610 + players, every=2) if ENGINE.to_act(s)]
     assert states
     for state in states[:: max(1, len(states) // 6)][:6]:  # six spread along the game
         seat = ENGINE.to_act(state)[0]
-        variants = hidden_variants(state, seat)
-        assert variants
-        for name, bot in ENGINE.bots().items():
-            for seed in (3, 4):
-                move = bot.choose(state, seat, seed, small)
-                for variant in variants:
-                    assert bot.choose(variant, seat, seed, small) == move, name
+        assert_every_level_blind(ENGINE, state, seat, hidden_variants(state, seat), small)
 
 
 def test_the_strong_bot_takes_what_keeps_two_colours(build: Builder) -> None:

@@ -11,6 +11,7 @@ from engines.base import Budget
 from engines.maedn import ENGINE, bots, cards, search
 from engines.maedn.state import State
 from engines.prng import seed_state
+from tests.engines.levels import assert_every_level_blind
 
 SMALL = Budget(iterations=2, seconds=None)
 
@@ -89,13 +90,7 @@ def test_every_level_uses_only_what_its_seat_may_see(players: int) -> None:
     # every level a room offers, the searching one on a small budget
     for state in _along_a_game(players, 840 + players, 6):
         seat = state.turn
-        variants = _hidden_variants(state, seat)
-        assert variants
-        for name, bot in ENGINE.bots().items():
-            for seed in (3, 4):
-                move = bot.choose(state, seat, seed, SMALL)
-                for variant in variants:
-                    assert bot.choose(variant, seat, seed, SMALL) == move, name
+        assert_every_level_blind(ENGINE, state, seat, _hidden_variants(state, seat), SMALL)
 
 
 def test_the_time_limit_alone_still_gives_a_legal_move() -> None:
