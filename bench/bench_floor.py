@@ -228,7 +228,9 @@ def main() -> None:
         stand_in.mkdir(parents=True)
         (stand_in / "__init__.py").write_text("")
         (stand_in / "__main__.py").write_text(STAND_IN)
-        (stand_in / "recorded.json").write_text(json.dumps(played_back(texts)))
+        sent = played_back(texts)
+        (stand_in / "recorded.json").write_text(json.dumps(sent))
+        sizes = [len(text) for seat in sent for text in seat.values()]
         moves = len(texts[0]) - 1
         say(f"recorded a game of {moves} moves; the yardstick plays up to its MOVES of them")
         env = {**os.environ, "LABEL": "floor"}
@@ -245,14 +247,13 @@ def main() -> None:
             )
             if not done.stdout.strip():
                 raise SystemExit(f"the yardstick printed nothing:\n{done.stderr[-3000:]}")
-            line = {"bench": "move_path.floor", **json.loads(done.stdout.splitlines()[-1])}
+            line = {"bench": "move_path.floor", **json.loads(done.stdout.strip().splitlines()[-1])}
             line["system"] = "floor"
             util, rate = line["client_cpu_util_during_play"], line["moves_per_s"]
             line["client_cpu_ms_per_move"] = round(util / rate * 1000, 3) if rate else None
             line["recorded_moves"] = moves
             line["messages"] = MESSAGES
-            sent = [len(text) for seat in played_back(texts) for text in seat.values()]
-            line["state_bytes_mean"] = round(sum(sent) / len(sent))
+            line["state_bytes_mean"] = round(sum(sizes) / len(sizes))
             print(json.dumps(line), flush=True)
 
 
